@@ -1,0 +1,213 @@
+/**
+ * The client: one typed method per catalogue operation, built on an injected
+ * transport (`send`) and an injected `sleep`. It validates before any request,
+ * maps every failure to the typed errors, and retries by the policy in retry.ts.
+ */
+import type { InputOf, ItemOf, OperationKey, OutputOf } from './catalogue';
+import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
+import { CreditFloorError, PostWriterError, registerSecret } from './errors';
+import type { HttpRequest, HttpResponse, Send, Sleep } from './http';
+import { buildRequest, networkErrorFrom, readResponse } from './http';
+import { normaliseList } from './lists';
+import { creditsRemainingOf, parseOutput } from './parse';
+import type { RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, decideRetry } from './retry';
+import { normaliseBaseUrl, validateInput } from './validate';
+
+export interface RetryEvent {
+	operation: OperationKey;
+	attempt: number;
+	delayMs: number;
+	reason: string;
+}
+
+export interface ClientOptions {
+	/** The credential's base URL; normalised (https, ends in /api/v1). */
+	baseUrl: string;
+	send: Send;
+	sleep: Sleep;
+	/** Clock, for retry dates and future-date checks. Defaults to Date.now. */
+	now?: () => number;
+	/** Random source for jitter, in [0, 1). Defaults to Math.random. */
+	random?: () => number;
+	retry?: Partial<RetryPolicy>;
+	/** Per-attempt timeout handed to the transport. */
+	timeoutMs?: number;
+	/** The API key, registered so that no error message can contain it. */
+	apiKey?: string;
+	onRetry?: (event: RetryEvent) => void;
+}
+
+export interface CallOptions {
+	retry?: Partial<RetryPolicy>;
+	/** Refuse a credit-spending call that would leave fewer credits than this. */
+	minCreditsToKeep?: number;
+	/** Extra query parameters (pagination). */
+	query?: Record<string, string | number | undefined>;
+}
+
+export interface ListOptions extends CallOptions {
+	/** Stop after this many items (default: all, up to the hard cap). */
+	limit?: number;
+	/** Page size asked of the server. */
+	pageSize?: number;
+	/** Hard cap on pages followed. */
+	maxPages?: number;
+}
+
+/** Hard caps of the paginator, whatever the caller asks. */
+export const LIST_HARD_CAP = { pages: 100, items: 10_000 };
+
+export type OperationMethods = {
+	[K in OperationKey]: OutputOf<K> extends unknown[]
+		? (input?: InputOf<K>, options?: ListOptions) => Promise<ItemOf<K>[]>
+		: (input: InputOf<K>, options?: CallOptions) => Promise<OutputOf<K>>;
+};
+
+export interface RawResult {
+	value: unknown;
+	response: HttpResponse;
+	attempts: number;
+}
+
+export interface PostWriterClient extends OperationMethods {}
+
+export class PostWriterClient {
+	readonly baseUrl: string;
+	private readonly send: Send;
+	private readonly sleep: Sleep;
+	readonly now: () => number;
+	private readonly random: () => number;
+	private readonly policy: RetryPolicy;
+	private readonly timeoutMs: number;
+	private readonly onRetry?: (event: RetryEvent) => void;
+	/** Last balance seen in a response, for the credit floor. */
+	private knownCredits?: number;
+
+	constructor(options: ClientOptions) {
+		this.baseUrl = normaliseBaseUrl(options.baseUrl);
+		this.send = options.send;
+		this.sleep = options.sleep;
+		this.now = options.now ?? (() => Date.now());
+		this.random = options.random ?? Math.random;
+		this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+		this.timeoutMs = options.timeoutMs ?? 30_000;
+		this.onRetry = options.onRetry;
+		registerSecret(options.apiKey);
+		for (const key of OPERATION_KEYS) {
+			const isList = Boolean(getOperation(key).list);
+			Object.defineProperty(this, key, {
+				enumerable: false,
+				value: isList
+					? (input?: Record<string, unknown>, opts?: ListOptions) => this.list(key, input ?? {}, opts)
+					: (input: Record<string, unknown>, opts?: CallOptions) => this.call(key, input, opts),
+			});
+		}
+	}
+
+	/** Validates, sends with retries, and returns the normalised output. */
+	async call(key: OperationKey, input: unknown, options: CallOptions = {}): Promise<unknown> {
+		const clean = validateInput(key, input, this.now());
+		if (options.minCreditsToKeep !== undefined && spendsCredits(key)) {
+			await this.checkCreditFloor(key, options.minCreditsToKeep, options);
+		}
+		const { value } = await this.execute(key, buildRequest(key, clean, this.baseUrl, options.query), options);
+		const out = parseOutput(key, value, clean);
+		const credits = creditsRemainingOf(out);
+		if (credits !== undefined) this.knownCredits = credits;
+		return out;
+	}
+
+	/** Follows cursors or offsets, up to `limit` and the hard caps. */
+	async list(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<unknown[]> {
+		const spec = getOperation(key);
+		const clean = validateInput(key, input, this.now());
+		const limit = Math.min(options.limit ?? LIST_HARD_CAP.items, LIST_HARD_CAP.items);
+		const maxPages = Math.min(options.maxPages ?? LIST_HARD_CAP.pages, LIST_HARD_CAP.pages);
+		const pageSize = options.pageSize ?? Math.min(100, limit);
+		const items: unknown[] = [];
+		let paging: Record<string, string | number | undefined> = {};
+		const seen = new Set<string>();
+		for (let page = 0; page < maxPages && items.length < limit; page++) {
+			const request = buildRequest(key, clean, this.baseUrl, { limit: pageSize, ...paging, ...options.query });
+			const { value } = await this.execute(key, request, options);
+			const result = normaliseList(value, spec.list?.keys ?? []);
+			items.push(...result.items.slice(0, limit - items.length));
+			if (result.nextCursor !== undefined) {
+				if (seen.has(result.nextCursor)) break; // a server repeating its cursor must not loop us
+				seen.add(result.nextCursor);
+				paging = { cursor: result.nextCursor };
+			} else if (result.nextOffset !== undefined && result.items.length > 0) {
+				paging = { offset: result.nextOffset };
+			} else break;
+		}
+		return items;
+	}
+
+	/** One page, raw, for triggers that read only the newest page. */
+	async page(key: OperationKey, input: unknown, options: ListOptions = {}) {
+		const spec = getOperation(key);
+		const clean = validateInput(key, input, this.now());
+		const request = buildRequest(key, clean, this.baseUrl, { limit: options.pageSize, ...options.query });
+		const { value } = await this.execute(key, request, options);
+		return normaliseList<Record<string, unknown>>(value, spec.list?.keys ?? []);
+	}
+
+	private async checkCreditFloor(key: OperationKey, floor: number, options: CallOptions): Promise<void> {
+		const op = getOperation(key);
+		let balance = this.knownCredits;
+		if (balance === undefined) {
+			try {
+				const credits = (await this.call('credits', {}, { retry: options.retry })) as { balance?: number };
+				balance = credits.balance;
+			} catch (e) {
+				if (e instanceof PostWriterError && e.kind === 'missing_scope') {
+					throw new CreditFloorError(
+						`Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.`,
+						{ operation: key, field: 'minCreditsToKeep' },
+					);
+				}
+				throw e;
+			}
+		}
+		const cost = op.cost ?? 1;
+		if (typeof balance === 'number' && balance - cost < floor) {
+			throw new CreditFloorError(
+				`${op.name} was not sent: it costs ${cost} credit${cost === 1 ? '' : 's'}, the balance is ${balance}, and Minimum Credits to Keep is ${floor}. Add credits or lower the minimum.`,
+				{ operation: key, field: 'minCreditsToKeep' },
+			);
+		}
+	}
+
+	/** Sends one request with the retry policy; returns the parsed body. */
+	async execute(key: OperationKey, request: HttpRequest, options: CallOptions = {}): Promise<RawResult> {
+		const policy = { ...this.policy, ...options.retry };
+		const method = getOperation(key).method;
+		let waitedMs = 0;
+		for (let attempt = 1; ; attempt++) {
+			let error: unknown;
+			let response: HttpResponse | undefined;
+			try {
+				response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: this.timeoutMs });
+			} catch (e) {
+				error = networkErrorFrom(e, key);
+			}
+			if (response) {
+				try {
+					return { value: readResponse(response, { key, now: this.now() }), response, attempts: attempt };
+				} catch (e) {
+					error = e;
+				}
+			}
+			const decision = decideRetry(error, method, { attempt, waitedMs }, policy, this.random);
+			if (!decision.retry) throw error;
+			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
+			await this.sleep(decision.delayMs);
+			waitedMs += decision.delayMs;
+		}
+	}
+}
+
+export function createClient(options: ClientOptions): PostWriterClient {
+	return new PostWriterClient(options);
+}

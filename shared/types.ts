@@ -1,0 +1,230 @@
+/**
+ * Record and response types of API v1.
+ *
+ * The spec shows only the `/generate` body and response and the names of the
+ * creation fields. Everything else is "not shown": these types describe what
+ * the sandbox answers (see sandbox/README.md) and every field beyond the
+ * spec's is optional, because the real service may differ. Parsers in
+ * `parse.ts` accept the plausible variants and normalise them to these shapes.
+ */
+
+export type Scope =
+	| 'posts:generate'
+	| 'posts:read'
+	| 'posts:write'
+	| 'posts:schedule'
+	| 'posts:publish'
+	| 'account:read'
+	| 'account:write'
+	| 'media:read'
+	| 'media:write'
+	| 'infographics:read'
+	| 'infographics:write'
+	| 'infographics:generate'
+	| 'infographics:export';
+
+export const ALL_SCOPES: readonly Scope[] = [
+	'posts:generate',
+	'posts:read',
+	'posts:write',
+	'posts:schedule',
+	'posts:publish',
+	'account:read',
+	'account:write',
+	'media:read',
+	'media:write',
+	'infographics:read',
+	'infographics:write',
+	'infographics:generate',
+	'infographics:export',
+];
+
+export interface GenerateOutput {
+	proposals: string[];
+	draftId?: string | null;
+	creditsRemaining?: number;
+}
+
+export interface AnalyzeOutput {
+	rules?: string[];
+	tactics?: string[];
+	summary?: string;
+	creditsRemaining?: number;
+	[key: string]: unknown;
+}
+
+export interface RewriteOutput {
+	text: string;
+	instruction?: string;
+	creditsRemaining?: number;
+	[key: string]: unknown;
+}
+
+export interface ViralityOutput {
+	score: number;
+	level?: string;
+	factors?: string[];
+	creditsRemaining?: number;
+	[key: string]: unknown;
+}
+
+export interface Draft {
+	id: string;
+	text: string;
+	status?: 'draft' | 'scheduled' | string;
+	scheduledAt?: string | null;
+	createdAt?: string;
+	updatedAt?: string;
+	[key: string]: unknown;
+}
+
+export interface PostMetrics {
+	likes?: number;
+	comments?: number;
+	shares?: number;
+	impressions?: number;
+	[key: string]: unknown;
+}
+
+export interface Post {
+	id: string;
+	text: string;
+	publishedAt: string;
+	metrics?: PostMetrics;
+	url?: string;
+	[key: string]: unknown;
+}
+
+export interface CalendarEntry {
+	/** `scheduled` (a draft with a date) or `published` (a post). */
+	type: 'scheduled' | 'published' | string;
+	id: string;
+	draftId?: string;
+	postId?: string;
+	text?: string;
+	/** The moment of the entry: scheduledAt for drafts, publishedAt for posts. */
+	date: string;
+	[key: string]: unknown;
+}
+
+export interface CalendarOutput {
+	from: string;
+	to: string;
+	entries: CalendarEntry[];
+}
+
+export interface Inspiration {
+	id: string;
+	text: string;
+	author?: string;
+	format?: string;
+	likes?: number;
+	comments?: number;
+	url?: string;
+	[key: string]: unknown;
+}
+
+export interface WritingProfile {
+	id: string;
+	name: string;
+	description?: string;
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+export interface CreditTransaction {
+	id?: string;
+	amount: number;
+	operation?: string;
+	balanceAfter?: number;
+	createdAt?: string;
+	[key: string]: unknown;
+}
+
+export interface CreditsOutput {
+	balance: number;
+	history: CreditTransaction[];
+	[key: string]: unknown;
+}
+
+export interface AccountProfile {
+	id?: string;
+	name?: string;
+	email?: string;
+	credits?: number | { balance?: number; [key: string]: unknown };
+	writingProfiles?: WritingProfile[];
+	[key: string]: unknown;
+}
+
+export interface ActivateOutput {
+	id: string;
+	name?: string;
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+export interface Idea {
+	id: string;
+	title?: string;
+	text?: string;
+	[key: string]: unknown;
+}
+
+export interface Question {
+	id: string;
+	question?: string;
+	text?: string;
+	[key: string]: unknown;
+}
+
+export interface Verdict {
+	ready?: boolean;
+	score?: number;
+	issues?: string[];
+	suggestions?: string[];
+	[key: string]: unknown;
+}
+
+export interface IdeasOutput {
+	workflowId: string;
+	ideas: Idea[];
+	[key: string]: unknown;
+}
+
+export interface PrepareOutput {
+	workflowId?: string;
+	questions: Question[];
+	[key: string]: unknown;
+}
+
+export interface WriteOutput {
+	workflowId?: string;
+	text: string;
+	[key: string]: unknown;
+}
+
+export interface ValidateOutput {
+	workflowId?: string;
+	verdict: Verdict;
+	ready: boolean;
+	[key: string]: unknown;
+}
+
+export interface RefineOutput {
+	workflowId?: string;
+	text: string;
+	[key: string]: unknown;
+}
+
+export interface Answer {
+	questionId: string;
+	answer: string;
+}
+
+/** A page of a list endpoint, whatever shape it came in. */
+export interface ListPage<T> {
+	items: T[];
+	nextCursor?: string;
+	nextOffset?: number;
+	total?: number;
+}
