@@ -128,7 +128,7 @@ export class AuthenticationError extends PostWriterError {
 			reason === 'revoked' || reason === 'expired'
 				? `Create a new key in ${BRAND.displayName} under ${BRAND.keysLocation} and replace the key in this credential.`
 				: reason === 'missing'
-					? 'Check that the credential holds the full API key, starting with its live prefix.'
+					? `Check that the credential holds the full API key as created in ${BRAND.displayName} under ${BRAND.keysLocation}.`
 					: `Check the API key in the credential, or create a new one in ${BRAND.displayName} under ${BRAND.keysLocation}.`;
 		super(`${serverMessage}. ${hint}`, { ...details, status: details.status ?? 401, serverMessage }, hint);
 		this.reason = reason;

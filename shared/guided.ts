@@ -1,0 +1,200 @@
+/**
+ * Create Post (Guided): runs ideas → prepare → write → validate (→ refine →
+ * validate …) in one call, the counterpart of the MCP tool `generate_post`.
+ * It never saves or schedules anything.
+ */
+import type { CallOptions, PostWriterClient } from './client';
+import { GuidedIncompleteError, PostWriterError, ValidationError } from './errors';
+import type { Answer, Idea, Question, Verdict } from './types';
+
+export type IdeaSelection = 'first' | 'index' | 'match';
+
+export interface GuidedInput {
+	topic: string;
+	context?: string;
+	preferences?: string;
+	language?: string;
+	/** How the idea is chosen: the first, by 1-based index, or by text match. */
+	ideaSelection?: IdeaSelection;
+	ideaIndex?: number;
+	ideaMatch?: string;
+	/**
+	 * Answers to the questions: a list in question order, a map keyed by
+	 * question id (or by words of the question), or `{questionId, answer}` pairs.
+	 */
+	answers?: string[] | Record<string, string> | Answer[];
+	/** Refinements tried at most while the verdict is not ready (default 2). */
+	maxRefinements?: number;
+	/** Extra instruction used when refining. */
+	refineInstruction?: string;
+}
+
+export interface GuidedOptions {
+	/** Absolute time (client clock, ms) by which the run must be done. */
+	deadline?: number;
+	retry?: CallOptions['retry'];
+	onStep?: (step: string, workflowId?: string) => void;
+}
+
+export interface GuidedOutput {
+	workflowId: string;
+	text: string;
+	ready: boolean;
+	verdict: Verdict;
+	idea: Idea;
+	questions: Array<Question & { answer: string }>;
+	refinements: number;
+}
+
+const STEP_NEXT: Record<string, string> = {
+	ideas: 'Prepare Post (with an idea id)',
+	prepare: 'Write Post (with the answers)',
+	write: 'Validate Post',
+	validate: 'Refine Post or use the text as it is',
+	refine: 'Validate Post',
+};
+
+function ideaText(idea: Idea): string {
+	return [idea.title, idea.text, idea.angle, idea.summary].filter((v) => typeof v === 'string').join(' ');
+}
+
+function questionText(q: Question): string {
+	return String(q.question ?? q.text ?? q.label ?? '');
+}
+
+export function chooseIdea(ideas: Idea[], input: GuidedInput): Idea {
+	const mode = input.ideaSelection ?? 'first';
+	if (ideas.length === 0) throw new ValidationError('ideas', 'the service returned no idea for this topic; rephrase the topic or add context.');
+	if (mode === 'index') {
+		const i = input.ideaIndex ?? 1;
+		if (!Number.isInteger(i) || i < 1 || i > ideas.length) {
+			throw new ValidationError('ideaIndex', `must be a whole number from 1 to ${ideas.length} (the service returned ${ideas.length} ideas), got ${i}.`);
+		}
+		return ideas[i - 1];
+	}
+	if (mode === 'match') {
+		const needle = (input.ideaMatch ?? '').trim().toLowerCase();
+		if (!needle) throw new ValidationError('ideaMatch', 'must not be empty when ideas are chosen by text match.');
+		const found = ideas.find((idea) => ideaText(idea).toLowerCase().includes(needle));
+		if (!found) {
+			throw new ValidationError(
+				'ideaMatch',
+				`"${input.ideaMatch}" matches none of the ideas: ${ideas.map((idea, n) => `${n + 1}. ${ideaText(idea).slice(0, 60)}`).join('; ')}.`,
+			);
+		}
+		return found;
+	}
+	return ideas[0];
+}
+
+/** Answers every question from the answers given, falling back on the topic and context. */
+export function answerQuestions(questions: Question[], input: GuidedInput): Array<Question & { answer: string }> {
+	const given = input.answers;
+	const fallback = [input.topic, input.context].filter((v) => typeof v === 'string' && v.trim() !== '').join('. ');
+	const byId = new Map<string, string>();
+	const byWords: Array<[string, string]> = [];
+	let byPosition: string[] = [];
+	if (Array.isArray(given)) {
+		for (const entry of given as unknown[]) {
+			if (typeof entry === 'string') byPosition.push(entry);
+			else if (entry && typeof entry === 'object') {
+				const { questionId, answer } = entry as Record<string, unknown>;
+				if (typeof questionId === 'string' && typeof answer === 'string') byId.set(questionId, answer);
+			}
+		}
+	} else if (given && typeof given === 'object') {
+		for (const [k, v] of Object.entries(given)) {
+			if (typeof v !== 'string') continue;
+			byId.set(k, v);
+			byWords.push([k.toLowerCase(), v]);
+		}
+	}
+	byPosition = byPosition.filter((a) => a.trim() !== '');
+	return questions.map((q, i) => {
+		const text = questionText(q).toLowerCase();
+		const answer =
+			byId.get(q.id) ??
+			byWords.find(([words]) => words.length > 2 && text.includes(words))?.[1] ??
+			byPosition[i] ??
+			fallback;
+		return { ...q, answer };
+	});
+}
+
+function refineInstructionFor(verdict: Verdict, input: GuidedInput): string {
+	const parts: string[] = [];
+	if (input.refineInstruction?.trim()) parts.push(input.refineInstruction.trim());
+	const suggestions = Array.isArray(verdict.suggestions) ? verdict.suggestions.filter((s) => typeof s === 'string') : [];
+	const issues = Array.isArray(verdict.issues) ? verdict.issues.filter((s) => typeof s === 'string') : [];
+	if (suggestions.length) parts.push(suggestions.join(' '));
+	else if (issues.length) parts.push(`Fix: ${issues.join('; ')}`);
+	if (parts.length === 0) parts.push('Improve the text so that it passes validation');
+	return parts.join('. ').slice(0, 2000);
+}
+
+export async function runGuided(client: PostWriterClient, input: GuidedInput, options: GuidedOptions = {}): Promise<GuidedOutput> {
+	let workflowId: string | undefined;
+	let step = 'ideas';
+	const maxRefinements = input.maxRefinements ?? 2;
+	if (!Number.isInteger(maxRefinements) || maxRefinements < 0 || maxRefinements > 5) {
+		throw new ValidationError('maxRefinements', `must be a whole number from 0 to 5, got ${maxRefinements}.`);
+	}
+	if (input.ideaSelection === 'match' && !input.ideaMatch?.trim()) {
+		throw new ValidationError('ideaMatch', 'must not be empty when ideas are chosen by text match.');
+	}
+	const callOptions = (): CallOptions => {
+		if (options.deadline === undefined) return { retry: options.retry };
+		const left = options.deadline - client.now();
+		if (left <= 0) {
+			throw new GuidedIncompleteError(
+				workflowId
+					? `Create Post (Guided) ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_NEXT[step] ?? 'the next step'}.`
+					: 'Create Post (Guided) ran out of time before it could start a workflow. Try again.',
+				workflowId,
+				{ field: 'workflowId' },
+			);
+		}
+		return { retry: { ...options.retry, maxTotalWaitMs: Math.min(options.retry?.maxTotalWaitMs ?? Infinity, left) } };
+	};
+	const run = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+		step = name;
+		options.onStep?.(name, workflowId);
+		try {
+			return await fn();
+		} catch (e) {
+			if (workflowId && e instanceof PostWriterError && !(e instanceof GuidedIncompleteError)) {
+				throw new GuidedIncompleteError(
+					`Create Post (Guided) stopped at the "${name}" step of workflow ${workflowId}: ${e.message}`,
+					workflowId,
+					{ status: e.status, code: e.code, operation: e.operation, field: e.field },
+				);
+			}
+			throw e;
+		}
+	};
+
+	const started = await run('ideas', () =>
+		client.creationIdeas({ topic: input.topic, context: input.context, preferences: input.preferences, language: input.language }, callOptions()),
+	);
+	workflowId = started.workflowId;
+	const idea = chooseIdea(started.ideas, input);
+	const prepared = await run('prepare', () => client.creationPrepare({ workflowId: workflowId as string, ideaId: idea.id }, callOptions()));
+	const questions = answerQuestions(prepared.questions, input);
+	let text = (
+		await run('write', () =>
+			client.creationWrite(
+				{ workflowId: workflowId as string, answers: questions.map((q) => ({ questionId: q.id, answer: q.answer })) },
+				callOptions(),
+			),
+		)
+	).text;
+	let validated = await run('validate', () => client.creationValidate({ workflowId: workflowId as string }, callOptions()));
+	let refinements = 0;
+	while (!validated.ready && refinements < maxRefinements) {
+		const instruction = refineInstructionFor(validated.verdict, input);
+		text = (await run('refine', () => client.creationRefine({ workflowId: workflowId as string, instruction }, callOptions()))).text;
+		refinements++;
+		validated = await run('validate', () => client.creationValidate({ workflowId: workflowId as string }, callOptions()));
+	}
+	return { workflowId: workflowId as string, text, ready: validated.ready, verdict: validated.verdict, idea, questions, refinements };
+}

@@ -1,0 +1,16 @@
+/**
+ * The pure core: no platform, no transport, no timers, no process.
+ * n8n and Zapier adapters import from here; scripts use `./sdk`.
+ */
+export * from './brand';
+export * from './types';
+export * from './catalogue';
+export * from './errors';
+export * from './validate';
+export * from './http';
+export * from './lists';
+export * from './parse';
+export * from './retry';
+export * from './client';
+export * from './polling';
+export * from './guided';

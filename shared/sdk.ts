@@ -1,0 +1,3 @@
+/** The standalone SDK: the core plus the axios transport. */
+export * from './index';
+export * from './transports/axios';

@@ -1,0 +1,73 @@
+import nock from 'nock';
+import { LIST_HARD_CAP, normaliseCalendar, normaliseList } from '../../shared';
+import { nockClient } from '../helpers/fake';
+
+describe('normaliseList accepts every plausible shape', () => {
+	const items = [{ id: 'a' }, { id: 'b' }];
+	test.each([
+		['bare array', items, { items }],
+		['data', { data: items }, { items }],
+		['items', { items }, { items }],
+		['named key', { drafts: items }, { items }],
+		['data + nextCursor', { data: items, nextCursor: 'c2' }, { items, nextCursor: 'c2' }],
+		['data + null cursor', { data: items, nextCursor: null }, { items }],
+		['snake cursor in meta', { results: items, meta: { next_cursor: 'c9' } }, { items, nextCursor: 'c9' }],
+		['next URL', { data: items, next: 'https://x/api/v1/posts?cursor=abc%3D&limit=2' }, { items, nextCursor: 'abc=' }],
+		['offset + total', { items, offset: 0, limit: 2, total: 5 }, { items, nextOffset: 2, total: 5 }],
+		['offset at end', { items, offset: 3, limit: 2, total: 5 }, { items, total: 5 }],
+		['hasMore false', { data: items, nextCursor: 'x', hasMore: false }, { items }],
+		['nested data.items', { data: { items } }, { items }],
+		['nothing', null, { items: [] }],
+	])('%s', (_n, body, expected) => {
+		expect(normaliseList(body, ['drafts'])).toEqual(expected);
+	});
+});
+
+describe('paginator', () => {
+	afterEach(() => nock.cleanAll());
+	const H = 'https://api.test.example';
+	test('follows a cursor', async () => {
+		nock(H).get('/api/v1/drafts').query({ limit: '100' }).reply(200, { data: [{ id: '1' }], nextCursor: 'c2' });
+		nock(H).get('/api/v1/drafts').query({ limit: '100', cursor: 'c2' }).reply(200, { data: [{ id: '2' }], nextCursor: null });
+		const { client } = nockClient();
+		expect((await client.listDrafts()).map((d) => d.id)).toEqual(['1', '2']);
+	});
+	test('follows an offset', async () => {
+		nock(H).get('/api/v1/posts').query({ limit: '2' }).reply(200, { items: [{ id: '1' }, { id: '2' }], offset: 0, total: 3 });
+		nock(H).get('/api/v1/posts').query({ limit: '2', offset: '2' }).reply(200, { items: [{ id: '3' }], offset: 2, total: 3 });
+		const { client } = nockClient();
+		expect((await client.listPosts({}, { pageSize: 2 })).map((d) => d.id)).toEqual(['1', '2', '3']);
+	});
+	test('stops at the limit', async () => {
+		nock(H).get('/api/v1/posts').query(true).reply(200, { data: [{ id: '1' }, { id: '2' }, { id: '3' }], nextCursor: 'more' });
+		const { client } = nockClient();
+		expect(await client.listPosts({}, { limit: 2 })).toHaveLength(2);
+	});
+	test('a repeated cursor cannot loop, and the page cap holds', async () => {
+		nock(H).get('/api/v1/posts').query(true).times(2).reply(200, { data: [{ id: 'x' }], nextCursor: 'same' });
+		const { client } = nockClient();
+		expect(await client.listPosts({})).toHaveLength(2);
+		let n = 0;
+		nock(H).get('/api/v1/drafts').query(true).times(LIST_HARD_CAP.pages + 5).reply(() => [200, { data: [{ id: String(n) }], nextCursor: `c${n++}` }]);
+		expect(await client.listDrafts({}, { maxPages: 1000 })).toHaveLength(LIST_HARD_CAP.pages);
+	});
+});
+
+describe('calendar normaliser', () => {
+	test('flat entries and day groups, with field variants', () => {
+		const flat = normaliseCalendar({ entries: [{ type: 'scheduled', id: 'd1', draftId: 'd1', date: '2026-12-01T09:00:00Z' }] }, 'a', 'b');
+		expect(flat.entries[0]).toMatchObject({ type: 'scheduled', id: 'd1', draftId: 'd1' });
+		const grouped = normaliseCalendar(
+			[
+				{ date: '2026-12-01', items: [{ draft_id: 'd2', scheduled_at: '2026-12-01T10:00:00Z', status: 'scheduled' }] },
+				{ date: '2026-12-02', items: [{ postId: 'p1', publishedAt: '2026-12-02T08:00:00Z' }] },
+			],
+			'2026-12-01',
+			'2026-12-02',
+		);
+		expect(grouped.entries.map((e) => [e.type, e.id, e.date])).toEqual([
+			['scheduled', 'd2', '2026-12-01T10:00:00Z'],
+			['published', 'p1', '2026-12-02T08:00:00Z'],
+		]);
+	});
+});

@@ -1,0 +1,94 @@
+import type { CalendarEntry } from '../../shared';
+import { calendarWindow, selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../shared';
+
+function post(id: number, at: number) {
+	return { id: `p${id}`, text: `post ${id}`, publishedAt: new Date(at).toISOString() };
+}
+
+describe('New Published Post watermark', () => {
+	test('the first poll fires nothing; later polls fire each new post once, ties included', () => {
+		const t0 = Date.parse('2026-11-21T00:00:00Z');
+		const history = [post(1, t0), post(2, t0 + 1000)];
+		let state: PostWatermarkState = {};
+		let r = selectNewPosts(history, state);
+		expect(r.fresh).toEqual([]);
+		state = r.state;
+		// two posts at the very same instant as the watermark, one later
+		const next = [post(3, t0 + 1000), post(4, t0 + 1000), post(5, t0 + 5000), ...history];
+		r = selectNewPosts(next, state);
+		expect(r.fresh.map((p) => p.id).sort()).toEqual(['p3', 'p4', 'p5']);
+		state = r.state;
+		r = selectNewPosts(next, state);
+		expect(r.fresh).toEqual([]);
+	});
+
+	test('an empty history at activation: every later post fires', () => {
+		let r = selectNewPosts([], {});
+		expect(r.state.initialised).toBe(true);
+		r = selectNewPosts([post(1, 1000)], r.state);
+		expect(r.fresh.map((p) => p.id)).toEqual(['p1']);
+	});
+
+	test('simulation: 10,000 posts over 2,000 polls, no duplicate, no miss, bounded state', () => {
+		let clock = Date.parse('2026-01-01T00:00:00Z');
+		const published: ReturnType<typeof post>[] = [];
+		for (let i = 0; i < 20; i++) published.push(post(i, clock - 10_000 + i));
+		let state: PostWatermarkState = selectNewPosts(published.slice(-50).reverse(), {}).state;
+		const fired = new Map<string, number>();
+		let id = 1000;
+		let seed = 7;
+		const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		for (let poll = 0; poll < 2000; poll++) {
+			const n = Math.floor(rnd() * 10); // 0..9 posts, some at the same instant
+			for (let k = 0; k < n; k++) {
+				if (rnd() > 0.6) clock += 1000;
+				published.push(post(id++, clock));
+			}
+			clock += 1;
+			const newestPage = published.slice(-50).reverse();
+			const r = selectNewPosts(newestPage, state);
+			for (const p of r.fresh) fired.set(String(p.id), (fired.get(String(p.id)) ?? 0) + 1);
+			state = r.state;
+			expect(JSON.stringify(state).length).toBeLessThan(4096);
+		}
+		const expected = published.filter((p) => Number(p.id.slice(1)) >= 1000).map((p) => p.id);
+		expect(expected.length).toBeGreaterThan(8000);
+		expect([...fired.keys()].sort()).toEqual([...expected].sort());
+		expect([...fired.values()].every((c) => c === 1)).toBe(true);
+	});
+});
+
+describe('Upcoming Scheduled Draft', () => {
+	const H = 3_600_000;
+	const entry = (draftId: string, at: number): CalendarEntry => ({ type: 'scheduled', id: draftId, draftId, date: new Date(at).toISOString() });
+
+	test('window covers UTC day and month boundaries', () => {
+		expect(calendarWindow(Date.parse('2026-11-30T23:30:00Z'), 2 * H)).toEqual({ from: '2026-11-30', to: '2026-12-01' });
+		expect(calendarWindow(Date.parse('2026-12-31T22:00:00Z'), 3 * H)).toEqual({ from: '2026-12-31', to: '2027-01-01' });
+	});
+
+	test('fires once per (draft, time), again after a reschedule, never for a past time', () => {
+		let now = Date.parse('2026-11-30T22:00:00Z');
+		let state: UpcomingState = {};
+		const d1 = entry('d1', now + 1.5 * H); // crosses midnight UTC
+		const far = entry('d2', now + 5 * H);
+		let r = selectUpcoming([d1, far], state, now, 2 * H);
+		expect(r.fresh.map((e) => e.id)).toEqual(['d1']);
+		state = r.state;
+		now += 10 * 60_000;
+		r = selectUpcoming([d1, far], state, now, 2 * H);
+		expect(r.fresh).toEqual([]);
+		state = r.state;
+		// rescheduled 30 minutes later: fires again
+		const moved = entry('d1', now + 1.9 * H);
+		r = selectUpcoming([moved, far], state, now, 2 * H);
+		expect(r.fresh.map((e) => e.date)).toEqual([moved.date]);
+		state = r.state;
+		// d2 enters the window later
+		now += 3.5 * H;
+		r = selectUpcoming([far, entry('old', now - 1)], state, now, 2 * H);
+		expect(r.fresh.map((e) => e.id)).toEqual(['d2']);
+		// past entries are pruned from state
+		expect(Object.keys(r.state.fired ?? {})).toEqual([`d2:${far.date}`]);
+	});
+});

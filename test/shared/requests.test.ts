@@ -1,0 +1,152 @@
+/**
+ * The exact request of every operation: method, path, query, headers, body.
+ * Expectations are written out by hand from the spec, not derived from the catalogue.
+ */
+import nock from 'nock';
+import { OPERATION_KEYS } from '../../shared';
+import { BASE, TEST_KEY, nockClient } from '../helpers/fake';
+
+const FUTURE = '2099-01-02T03:04:05.000Z';
+
+interface Case {
+	call: (c: ReturnType<typeof nockClient>['client']) => Promise<unknown>;
+	method: 'GET' | 'POST';
+	path: string;
+	query?: Record<string, string>;
+	body?: Record<string, unknown>;
+	reply: unknown;
+}
+
+const cases: Record<string, Case> = {
+	generate: {
+		call: (c) => c.generate({ prompt: 'Four-day week', numProposals: 3, saveDraft: true, scheduledAt: '2099-01-02T04:04:05+01:00' }),
+		method: 'POST',
+		path: '/generate',
+		body: { prompt: 'Four-day week', numProposals: 3, saveDraft: true, scheduledAt: FUTURE },
+		reply: { proposals: ['a', 'b', 'c'], draftId: 'd1', creditsRemaining: 9 },
+	},
+	analyze: { call: (c) => c.analyze({ text: 'Hello' }), method: 'POST', path: '/analyze', body: { text: 'Hello' }, reply: { rules: [], tactics: [] } },
+	rewrite: {
+		call: (c) => c.rewrite({ text: 'Hello', instruction: 'Make it shorter' }),
+		method: 'POST',
+		path: '/rewrite',
+		body: { text: 'Hello', instruction: 'Make it shorter' },
+		reply: { text: 'Hi' },
+	},
+	virality: { call: (c) => c.virality({ text: 'Hello' }), method: 'POST', path: '/virality', body: { text: 'Hello' }, reply: { score: 50 } },
+	listDrafts: { call: (c) => c.listDrafts({}, { limit: 5 }), method: 'GET', path: '/drafts', query: { limit: '5' }, reply: { data: [] } },
+	createDraft: {
+		call: (c) => c.createDraft({ text: 'Draft body', scheduledAt: FUTURE }),
+		method: 'POST',
+		path: '/drafts',
+		body: { text: 'Draft body', scheduledAt: FUTURE },
+		reply: { id: 'd1', text: 'Draft body' },
+	},
+	listPosts: { call: (c) => c.listPosts({}, { limit: 2 }), method: 'GET', path: '/posts', query: { limit: '2' }, reply: [] },
+	calendar: {
+		call: (c) => c.calendar({ from: '2026-11-30', to: '2026-12-01' }),
+		method: 'GET',
+		path: '/calendar',
+		query: { from: '2026-11-30', to: '2026-12-01' },
+		reply: { entries: [] },
+	},
+	searchInspirations: {
+		call: (c) => c.searchInspirations({ search: 'remote work', minLikes: 100, format: 'carousel' }, { limit: 10 }),
+		method: 'GET',
+		path: '/inspirations',
+		query: { search: 'remote work', minLikes: '100', format: 'carousel', limit: '10' },
+		reply: { inspirations: [] },
+	},
+	accountProfile: { call: (c) => c.accountProfile({}), method: 'GET', path: '/account/profile', reply: { name: 'A' } },
+	credits: { call: (c) => c.credits({}), method: 'GET', path: '/credits', reply: { balance: 3, history: [] } },
+	listWritingProfiles: {
+		call: (c) => c.listWritingProfiles({}, { limit: 100 }),
+		method: 'GET',
+		path: '/writing-profiles',
+		query: { limit: '100' },
+		reply: { writingProfiles: [] },
+	},
+	activateWritingProfile: {
+		call: (c) => c.activateWritingProfile({ id: 'wp 1/x' }),
+		method: 'POST',
+		path: '/writing-profiles/wp%201%2Fx/activate',
+		body: {},
+		reply: { id: 'wp 1/x', active: true },
+	},
+	creationIdeas: {
+		call: (c) => c.creationIdeas({ topic: 'Hiring', context: 'We hired 3', preferences: 'no emoji', language: 'en' }),
+		method: 'POST',
+		path: '/creation/ideas',
+		body: { topic: 'Hiring', context: 'We hired 3', preferences: 'no emoji', language: 'en' },
+		reply: { workflowId: 'wf1', ideas: [{ id: 'i1' }] },
+	},
+	creationPrepare: {
+		call: (c) => c.creationPrepare({ workflowId: 'wf1', ideaId: 'i1' }),
+		method: 'POST',
+		path: '/creation/prepare',
+		body: { workflowId: 'wf1', ideaId: 'i1' },
+		reply: { questions: [] },
+	},
+	creationWrite: {
+		call: (c) => c.creationWrite({ workflowId: 'wf1', answers: [{ questionId: 'q1', answer: 'Yes' }] }),
+		method: 'POST',
+		path: '/creation/write',
+		body: { workflowId: 'wf1', answers: [{ questionId: 'q1', answer: 'Yes' }] },
+		reply: { text: 'T' },
+	},
+	creationValidate: {
+		call: (c) => c.creationValidate({ workflowId: 'wf1' }),
+		method: 'POST',
+		path: '/creation/validate',
+		body: { workflowId: 'wf1' },
+		reply: { ready: true, verdict: {} },
+	},
+	creationRefine: {
+		call: (c) => c.creationRefine({ workflowId: 'wf1', instruction: 'Make it punchier' }),
+		method: 'POST',
+		path: '/creation/refine',
+		body: { workflowId: 'wf1', instruction: 'Make it punchier' },
+		reply: { text: 'T2' },
+	},
+};
+
+afterEach(() => nock.cleanAll());
+
+test('every catalogue operation has a request case', () => {
+	expect(Object.keys(cases).sort()).toEqual([...OPERATION_KEYS].sort());
+});
+
+describe.each(Object.entries(cases))('%s', (_name, c) => {
+	test('sends the exact request', async () => {
+		const seen: { headers?: Record<string, unknown>; body?: unknown; query?: unknown } = {};
+		const scope = nock('https://api.test.example', { reqheaders: { authorization: `Bearer ${TEST_KEY}`, accept: 'application/json' } })
+			.intercept(`/api/v1${c.path}`, c.method)
+			.query((q) => {
+				seen.query = q;
+				return true;
+			})
+			.reply(function (_uri, body) {
+				seen.headers = this.req.headers;
+				seen.body = body;
+				return [200, JSON.stringify(c.reply), { 'Content-Type': 'application/json' }];
+			});
+		const { client } = nockClient();
+		await c.call(client);
+		expect(scope.isDone()).toBe(true);
+		expect(seen.query).toEqual(c.query ?? {});
+		if (c.method === 'POST') {
+			expect(seen.headers?.['content-type']).toBe('application/json');
+			expect(seen.body).toEqual(c.body);
+		} else {
+			expect(seen.body === '' || seen.body === undefined).toBe(true);
+		}
+	});
+});
+
+test('base URL without a version segment is completed', async () => {
+	const scope = nock('https://api.test.example').get('/api/v1/credits').reply(200, { balance: 1 });
+	const { client } = nockClient({ baseUrl: 'https://api.test.example/' });
+	expect(client.baseUrl).toBe(BASE);
+	await client.credits({});
+	expect(scope.isDone()).toBe(true);
+});

@@ -1,0 +1,116 @@
+import nock from 'nock';
+import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError, backoffDelay, DEFAULT_RETRY_POLICY, decideRetry } from '../../shared';
+import { caught, nockClient } from '../helpers/fake';
+
+const HOST = 'https://api.test.example';
+afterEach(() => nock.cleanAll());
+
+test('429 is waited out with the server delay, then succeeds', async () => {
+	nock(HOST).post('/api/v1/generate').reply(429, '', { 'Retry-After': '2' }).post('/api/v1/generate').reply(200, { proposals: ['p'], creditsRemaining: 1 });
+	const { client, sleeps } = nockClient();
+	const out = await client.generate({ prompt: 'x' });
+	expect(out.proposals).toEqual(['p']);
+	expect(sleeps).toHaveLength(1);
+	expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
+	expect(sleeps[0]).toBeLessThan(2300);
+});
+
+test('WORKFLOW_BUSY is retried with backoff', async () => {
+	nock(HOST)
+		.post('/api/v1/creation/validate').reply(409, { error: { code: 'WORKFLOW_BUSY', message: 'WORKFLOW_BUSY' } })
+		.post('/api/v1/creation/validate').reply(409, { error: { code: 'WORKFLOW_BUSY', message: 'WORKFLOW_BUSY' } })
+		.post('/api/v1/creation/validate').reply(200, { ready: true, verdict: {} });
+	const { client, sleeps } = nockClient();
+	const out = await client.creationValidate({ workflowId: 'w' });
+	expect(out.ready).toBe(true);
+	expect(sleeps.length).toBe(2);
+	expect(sleeps[1]).toBeGreaterThan(sleeps[0]);
+});
+
+/** A scripted transport: each entry is a response or an error code to throw. */
+function scripted(steps: Array<{ status: number; body: unknown } | string>) {
+	const calls: string[] = [];
+	const send = async (req: { method: string; url: string }) => {
+		calls.push(`${req.method} ${req.url}`);
+		const step = steps.shift();
+		if (step === undefined) throw new Error('unexpected extra call');
+		if (typeof step === 'string') throw Object.assign(new Error(step), { code: step });
+		return { status: step.status, headers: {}, body: JSON.stringify(step.body) };
+	};
+	return { send, calls };
+}
+
+test('GET is retried after 5xx and after a reset', async () => {
+	const t = scripted([{ status: 503, body: 'down' }, 'ECONNRESET', { status: 200, body: { balance: 5 } }]);
+	const { client, sleeps } = nockClient({ send: t.send });
+	expect((await client.credits({})).balance).toBe(5);
+	expect(sleeps).toHaveLength(2);
+});
+
+test.each([
+	['5xx', (s: nock.Interceptor) => s.reply(500, { error: 'boom' })],
+	['timeout', (s: nock.Interceptor) => s.delay(200).reply(200, { proposals: [] })],
+])('a paid POST is never retried after an ambiguous failure: %s', async (_n, reply) => {
+	const scope = reply(nock(HOST).post('/api/v1/generate'));
+	nock(HOST).post('/api/v1/generate').reply(200, { proposals: ['second call'] }); // must stay unused
+	const { client, sleeps } = nockClient({ timeoutMs: 50 });
+	await caught(client.generate({ prompt: 'x' }));
+	expect(scope.isDone()).toBe(true);
+	expect(nock.pendingMocks()).toHaveLength(1);
+	expect(sleeps).toHaveLength(0);
+});
+
+test.each(['ECONNRESET', 'EPIPE', 'ETIMEDOUT'])('a paid POST is never retried after %s', async (code) => {
+	const t = scripted([code, { status: 200, body: { proposals: ['second call'] } }]);
+	const { client, sleeps } = nockClient({ send: t.send });
+	await caught(client.generate({ prompt: 'x' }));
+	expect(t.calls).toHaveLength(1);
+	expect(sleeps).toHaveLength(0);
+});
+
+test('a refused connection never reached the server: a POST is retried', async () => {
+	const t = scripted(['ECONNREFUSED', { status: 201, body: { id: 'd', text: 't' } }]);
+	const { client, sleeps } = nockClient({ send: t.send });
+	expect((await client.createDraft({ text: 't' })).id).toBe('d');
+	expect(sleeps).toHaveLength(1);
+});
+
+test('the attempt cap holds', async () => {
+	nock(HOST).get('/api/v1/credits').times(3).reply(429, '', { 'Retry-After': '1' });
+	const { client, sleeps } = nockClient({ retry: { maxAttempts: 3 } });
+	const e = await caught(client.credits({}));
+	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(sleeps).toHaveLength(2);
+});
+
+test('the total wait cap holds (a Zapier step has 30 s)', async () => {
+	nock(HOST).get('/api/v1/credits').times(10).reply(429, '', { 'Retry-After': '12' });
+	const { client, sleeps } = nockClient({ retry: { maxTotalWaitMs: 30_000, maxAttempts: 10 } });
+	const e = await caught(client.credits({}));
+	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(e.retryAfterMs).toBe(12000);
+	expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(30_000);
+	expect(sleeps).toHaveLength(2);
+});
+
+describe('decideRetry', () => {
+	const p = DEFAULT_RETRY_POLICY;
+	const r = () => 0.5;
+	test('backoff grows and is capped', () => {
+		const d = [1, 2, 3, 4, 10, 20].map((a) => backoffDelay(a, p, r));
+		expect(d[1]).toBeGreaterThan(d[0]);
+		expect(d[5]).toBeLessThanOrEqual(p.maxDelayMs);
+	});
+	test('jitter spreads delays', () => {
+		expect(backoffDelay(3, p, () => 0)).not.toBe(backoffDelay(3, p, () => 0.99));
+	});
+	test('rules by method', () => {
+		const s = { attempt: 1, waitedMs: 0 };
+		expect(decideRetry(new RateLimitedError(1000), 'POST', s, p, r).retry).toBe(true);
+		expect(decideRetry(new WorkflowBusyError(undefined), 'POST', s, p, r).retry).toBe(true);
+		expect(decideRetry(new ServerError('x', { status: 500 }), 'POST', s, p, r).retry).toBe(false);
+		expect(decideRetry(new ServerError('x', { status: 500 }), 'GET', s, p, r).retry).toBe(true);
+		expect(decideRetry(new NetworkError('x', true), 'POST', s, p, r).retry).toBe(false);
+		expect(decideRetry(new NetworkError('x', false), 'POST', s, p, r).retry).toBe(true);
+	});
+});
