@@ -70,9 +70,10 @@ export interface RawResult {
 	attempts: number;
 }
 
-export interface PostWriterClient extends OperationMethods {}
+/** The client: the class below plus one method per catalogue operation (added in its constructor). */
+export type PostWriterClient = ClientCore & OperationMethods;
 
-export class PostWriterClient {
+class ClientCore {
 	readonly baseUrl: string;
 	private readonly send: Send;
 	private readonly sleep: Sleep;
@@ -157,18 +158,18 @@ export class PostWriterClient {
 		const op = getOperation(key);
 		let balance = this.knownCredits;
 		if (balance === undefined) {
-			try {
-				const credits = (await this.call('credits', {}, { retry: options.retry })) as { balance?: number };
-				balance = credits.balance;
-			} catch (e) {
-				if (e instanceof PostWriterError && e.kind === 'missing_scope') {
-					throw new CreditFloorError(
-						`Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.`,
-						{ operation: key, field: 'minCreditsToKeep' },
-					);
-				}
-				throw e;
-			}
+			const credits = (await this.call('credits', {}, { retry: options.retry }).catch((e: unknown) => {
+				const missingScope = e instanceof PostWriterError && e.kind === 'missing_scope';
+				return Promise.reject(
+					missingScope
+						? new CreditFloorError(
+								'Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.',
+								{ operation: key, field: 'minCreditsToKeep' },
+							)
+						: e,
+				);
+			})) as { balance?: number };
+			balance = credits.balance;
 		}
 		const cost = op.cost ?? 1;
 		if (typeof balance === 'number' && balance - cost < floor) {
@@ -207,6 +208,8 @@ export class PostWriterClient {
 		}
 	}
 }
+
+export const PostWriterClient = ClientCore as unknown as new (options: ClientOptions) => PostWriterClient;
 
 export function createClient(options: ClientOptions): PostWriterClient {
 	return new PostWriterClient(options);

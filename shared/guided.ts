@@ -132,9 +132,20 @@ function refineInstructionFor(verdict: Verdict, input: GuidedInput): string {
 	return parts.join('. ').slice(0, 2000);
 }
 
+/** A failure after the workflow started names the workflow, so the steps can go on by hand. */
+function stepFailure(e: unknown, step: string, workflowId: string | undefined): unknown {
+	if (workflowId && e instanceof PostWriterError && !(e instanceof GuidedIncompleteError)) {
+		return new GuidedIncompleteError(
+			`Create Post (Guided) stopped at the "${step}" step of workflow ${workflowId}: ${e.message}`,
+			workflowId,
+			{ status: e.status, code: e.code, operation: e.operation, field: e.field },
+		);
+	}
+	return e;
+}
+
 export async function runGuided(client: PostWriterClient, input: GuidedInput, options: GuidedOptions = {}): Promise<GuidedOutput> {
-	let workflowId: string | undefined;
-	let step = 'ideas';
+	const ctx: { workflowId?: string; step: string } = { step: 'ideas' };
 	const maxRefinements = input.maxRefinements ?? 2;
 	if (!Number.isInteger(maxRefinements) || maxRefinements < 0 || maxRefinements > 5) {
 		throw new ValidationError('maxRefinements', `must be a whole number from 0 to 5, got ${maxRefinements}.`);
@@ -146,6 +157,7 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 		if (options.deadline === undefined) return { retry: options.retry };
 		const left = options.deadline - client.now();
 		if (left <= 0) {
+			const { workflowId, step } = ctx;
 			throw new GuidedIncompleteError(
 				workflowId
 					? `Create Post (Guided) ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_NEXT[step] ?? 'the next step'}.`
@@ -157,44 +169,40 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 		return { retry: { ...options.retry, maxTotalWaitMs: Math.min(options.retry?.maxTotalWaitMs ?? Infinity, left) } };
 	};
 	const run = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-		step = name;
-		options.onStep?.(name, workflowId);
+		ctx.step = name;
+		options.onStep?.(name, ctx.workflowId);
+		let failure: unknown;
 		try {
 			return await fn();
 		} catch (e) {
-			if (workflowId && e instanceof PostWriterError && !(e instanceof GuidedIncompleteError)) {
-				throw new GuidedIncompleteError(
-					`Create Post (Guided) stopped at the "${name}" step of workflow ${workflowId}: ${e.message}`,
-					workflowId,
-					{ status: e.status, code: e.code, operation: e.operation, field: e.field },
-				);
-			}
-			throw e;
+			failure = e;
 		}
+		throw stepFailure(failure, name, ctx.workflowId);
 	};
 
 	const started = await run('ideas', () =>
 		client.creationIdeas({ topic: input.topic, context: input.context, preferences: input.preferences, language: input.language }, callOptions()),
 	);
-	workflowId = started.workflowId;
+	ctx.workflowId = started.workflowId;
+	const workflowId = started.workflowId;
 	const idea = chooseIdea(started.ideas, input);
-	const prepared = await run('prepare', () => client.creationPrepare({ workflowId: workflowId as string, ideaId: idea.id }, callOptions()));
+	const prepared = await run('prepare', () => client.creationPrepare({ workflowId, ideaId: idea.id }, callOptions()));
 	const questions = answerQuestions(prepared.questions, input);
 	let text = (
 		await run('write', () =>
 			client.creationWrite(
-				{ workflowId: workflowId as string, answers: questions.map((q) => ({ questionId: q.id, answer: q.answer })) },
+				{ workflowId, answers: questions.map((q) => ({ questionId: q.id, answer: q.answer })) },
 				callOptions(),
 			),
 		)
 	).text;
-	let validated = await run('validate', () => client.creationValidate({ workflowId: workflowId as string }, callOptions()));
+	let validated = await run('validate', () => client.creationValidate({ workflowId }, callOptions()));
 	let refinements = 0;
 	while (!validated.ready && refinements < maxRefinements) {
 		const instruction = refineInstructionFor(validated.verdict, input);
-		text = (await run('refine', () => client.creationRefine({ workflowId: workflowId as string, instruction }, callOptions()))).text;
+		text = (await run('refine', () => client.creationRefine({ workflowId, instruction }, callOptions()))).text;
 		refinements++;
-		validated = await run('validate', () => client.creationValidate({ workflowId: workflowId as string }, callOptions()));
+		validated = await run('validate', () => client.creationValidate({ workflowId }, callOptions()));
 	}
-	return { workflowId: workflowId as string, text, ready: validated.ready, verdict: validated.verdict, idea, questions, refinements };
+	return { workflowId, text, ready: validated.ready, verdict: validated.verdict, idea, questions, refinements };
 }

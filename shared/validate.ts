@@ -175,10 +175,8 @@ export function normaliseBaseUrl(raw: unknown): string {
 	if (typeof raw !== 'string' || raw.trim() === '') {
 		throw new ValidationError(field, 'is required: the API address ending in /api/v1, for example https://app.example.com/api/v1.');
 	}
-	let url: URL;
-	try {
-		url = new URL(raw.trim());
-	} catch {
+	const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : undefined;
+	if (!url) {
 		throw new ValidationError(field, `"${raw.trim()}" is not a URL. Use the API address ending in /api/v1, for example https://app.example.com/api/v1.`);
 	}
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
