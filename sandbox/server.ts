@@ -1146,7 +1146,11 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			stats.creditsSpent = 0;
 		},
 		configure(partial: Partial<SandboxOptions>) {
-			const { port: _port, keys: _keys, now: _now, ...rest } = partial;
+			// The port, the keys and the clock's start are fixed once started (use clock.set to move the clock).
+			const rest: Partial<SandboxOptions> = { ...partial };
+			delete rest.port;
+			delete rest.keys;
+			delete rest.now;
 			opts = mergeOptions(opts, rest);
 			if (partial.seed !== undefined) random = mulberry32(partial.seed);
 		},

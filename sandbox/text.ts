@@ -69,13 +69,13 @@ function words(text: string): string[] {
 const HOOKS = [
 	'Here is what nobody tells you about {t}.',
 	'I was wrong about {t}.',
-	'{T}: three lessons from the last twelve months.',
+	'Three lessons from the last twelve months about {t}.',
 	'Most teams get {t} backwards.',
 	'We changed one thing about {t}. Everything else followed.',
 	'The hard truth about {t}:',
 	'Five years ago I ignored {t}. Today it is my first priority.',
 	'If you only read one post about {t} this week, make it this one.',
-	'{T} is not a strategy. It is a habit.',
+	'Treat {t} as a habit, not a strategy.',
 	'A short story about {t}, and what it taught me.',
 	'Stop overthinking {t}.',
 	'Everyone talks about {t}. Few people measure it.',
@@ -107,8 +107,9 @@ const CLOSINGS = [
 	'Would you try it?',
 ] as const;
 
+/** Puts the topic in a template verbatim (never re-cased), so that tests can find it. */
 function fill(template: string, topic: string): string {
-	return template.replace('{t}', topic).replace('{T}', capitalise(topic));
+	return template.split('{t}').join(topic);
 }
 
 /** Generates `count` proposals for a prompt. Proposal i depends only on (prompt, i). */
@@ -238,7 +239,7 @@ export interface IdeaText {
 
 const IDEA_ANGLES = [
 	['The mistake behind {t}', 'A story about the mistake that taught you the most about {t}.'],
-	['{T} in numbers', 'Three figures that show what {t} changed, and what they hide.'],
+	['In numbers: {t}', 'Three figures that show what {t} changed, and what they hide.'],
 	['The contrarian view on {t}', 'Why the common advice about {t} did not work for you.'],
 	['A day with {t}', 'A concrete walk through one day shaped by {t}.'],
 	['What I would tell my younger self about {t}', 'Advice you wish you had heard before starting with {t}.'],

@@ -7,6 +7,7 @@
  * in the future. Both states are bounded whatever the history.
  */
 import type { PostWriterClient } from './client';
+import { ValidationError } from './errors';
 import type { CalendarEntry } from './types';
 
 type Obj = Record<string, unknown>;
@@ -206,8 +207,18 @@ export async function fetchUpcoming(client: PostWriterClient, now: number, looka
 	return upcomingEntries(calendar.entries, now, lookaheadMs);
 }
 
-/** Converts "X minutes/hours/days before" to milliseconds. */
+/** Longest "notify me before" window: a month keeps the calendar request small. */
+export const MAX_LOOKAHEAD_MS = 31 * 86_400_000;
+
+/** Converts "X minutes/hours/days before" to milliseconds; refuses windows over 31 days. */
 export function lookaheadMs(amount: number, unit: 'minutes' | 'hours' | 'days'): number {
 	const factor = unit === 'minutes' ? 60_000 : unit === 'hours' ? 3_600_000 : 86_400_000;
-	return Math.max(1, amount) * factor;
+	if (!Number.isFinite(amount) || amount <= 0) {
+		throw new ValidationError('notifyBefore', `must be a positive number of ${unit}, got ${amount}.`);
+	}
+	const ms = amount * factor;
+	if (ms > MAX_LOOKAHEAD_MS) {
+		throw new ValidationError('notifyBefore', `${amount} ${unit} is longer than the 31 days the trigger looks ahead; choose a shorter time.`);
+	}
+	return ms;
 }
