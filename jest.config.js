@@ -4,6 +4,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	// The chaos suite (about a minute of real waits) runs on its own: npm run test:chaos.
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
 	maxWorkers: 2,

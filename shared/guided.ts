@@ -46,12 +46,12 @@ export interface GuidedOutput {
 	refinements: number;
 }
 
-const STEP_NEXT: Record<string, string> = {
-	ideas: 'Prepare Post (with an idea id)',
-	prepare: 'Write Post (with the answers)',
-	write: 'Validate Post',
-	validate: 'Refine Post or use the text as it is',
-	refine: 'Validate Post',
+/** The operation that runs a step by hand, when the guided run stopped before that step. */
+const STEP_BY_HAND: Record<string, string> = {
+	prepare: 'Prepare Post (with an idea id)',
+	write: 'Write Post (with the answers)',
+	validate: 'Validate Post',
+	refine: 'Refine Post, or use the text as it is',
 };
 
 function ideaText(idea: Idea): string {
@@ -153,6 +153,7 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 	if (input.ideaSelection === 'match' && !input.ideaMatch?.trim()) {
 		throw new ValidationError('ideaMatch', 'must not be empty when ideas are chosen by text match.');
 	}
+	if (input.ideaSelection === 'index' && input.ideaIndex !== undefined && !(Number.isInteger(input.ideaIndex) && input.ideaIndex >= 1)) throw new ValidationError('ideaIndex', `must be a whole number of 1 or more (1 for the first idea), got ${input.ideaIndex}.`);
 	const callOptions = (): CallOptions => {
 		if (options.deadline === undefined) return { retry: options.retry };
 		const left = options.deadline - client.now();
@@ -160,7 +161,7 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 			const { workflowId, step } = ctx;
 			throw new GuidedIncompleteError(
 				workflowId
-					? `Create Post (Guided) ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_NEXT[step] ?? 'the next step'}.`
+					? `Create Post (Guided) ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_BY_HAND[step] ?? 'the next step'}.`
 					: 'Create Post (Guided) ran out of time before it could start a workflow. Try again.',
 				workflowId,
 				{ field: 'workflowId' },

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { BRAND } from '../../../shared';
+import { router } from './actions/router';
+import { versionProperties } from './actions/versionDescription';
+import { listWritingProfiles } from './methods/listSearch';
+
+export class PostWriter implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: BRAND.displayName,
+		name: BRAND.n8nNodeName,
+		icon: { light: 'file:postWriter.svg', dark: 'file:postWriter.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Generate, rewrite, schedule and track posts for a professional social network',
+		defaults: { name: BRAND.displayName },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: BRAND.n8nCredentialName, required: true }],
+		properties: versionProperties,
+	};
+
+	methods = {
+		listSearch: { listWritingProfiles },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

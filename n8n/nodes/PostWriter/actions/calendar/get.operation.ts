@@ -1,0 +1,29 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { DAY_MS, ymd } from '../../helpers/dates';
+import { callForEachItem } from '../../helpers/execute';
+import { operationFields } from '../../helpers/fields';
+
+const KEY = 'calendar';
+
+/** Days covered when To is left empty: From and the 7 days after it. */
+export const DEFAULT_SPAN_DAYS = 7;
+
+const OVERRIDES = {
+	from: { required: false, hint: 'Leave empty for today (UTC)' },
+	to: { required: false, hint: `Leave empty for ${DEFAULT_SPAN_DAYS} days after From` },
+};
+
+export const description: INodeProperties[] = operationFields(KEY, { overrides: OVERRIDES });
+
+/** Fills empty dates: From = today (UTC), To = From + 7 days. */
+export function withDefaultWindow(input: Record<string, unknown>, now = Date.now()): Record<string, unknown> {
+	const from = typeof input.from === 'string' ? input.from : ymd(now);
+	const fromMs = Date.parse(`${from}T00:00:00Z`);
+	const to = typeof input.to === 'string' ? input.to : Number.isNaN(fromMs) ? undefined : ymd(fromMs + DEFAULT_SPAN_DAYS * DAY_MS);
+	return { ...input, from, ...(to !== undefined ? { to } : {}) };
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await callForEachItem.call(this, items, KEY, OVERRIDES, (input) => withDefaultWindow(input));
+}

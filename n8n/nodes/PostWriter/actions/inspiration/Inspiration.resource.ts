@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationPicker } from '../../helpers/fields';
+import * as search from './search.operation';
+
+export { search };
+
+export const description: INodeProperties[] = [
+	operationPicker('inspiration', [], 'search'),
+	...search.description,
+];

@@ -1,0 +1,12 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { listForEachItem } from '../../helpers/execute';
+import { operationFields, paginationFields } from '../../helpers/fields';
+
+const KEY = 'searchInspirations';
+
+export const description: INodeProperties[] = [...operationFields(KEY), ...paginationFields('inspiration', 'search')];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await listForEachItem.call(this, items, KEY);
+}

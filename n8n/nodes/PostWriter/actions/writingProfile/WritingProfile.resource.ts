@@ -1,0 +1,13 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operationPicker } from '../../helpers/fields';
+import * as activate from './activate.operation';
+import * as getMany from './getMany.operation';
+
+export { activate, getMany };
+
+export const description: INodeProperties[] = [
+	operationPicker('writingProfile', [], 'activate'),
+	...activate.description,
+	...getMany.description,
+];

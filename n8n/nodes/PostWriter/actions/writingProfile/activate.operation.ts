@@ -1,0 +1,12 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { callForEachItem } from '../../helpers/execute';
+import { operationFields } from '../../helpers/fields';
+
+const KEY = 'activateWritingProfile';
+
+export const description: INodeProperties[] = operationFields(KEY);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await callForEachItem.call(this, items, KEY);
+}

@@ -1,0 +1,353 @@
+/**
+ * Node parameters derived from the operation catalogue (shared/catalogue.ts).
+ * No field of an API operation is written by hand here: names, labels,
+ * descriptions, defaults, bounds, suggestions and dropdown sources all come
+ * from the catalogue. Operations only pass overrides for what is specific to
+ * n8n (an expression default, a field made optional because the node fills it).
+ */
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../../shared';
+import { getOperation, operationsByResource, spendsCredits } from '../../../../shared';
+
+/** Value of the "Custom" choice offered next to suggestions. */
+export const CUSTOM = '__custom__';
+
+/** Where optional fields without a default are grouped. */
+export const ADDITIONAL_FIELDS = 'additionalFields';
+export const FILTERS = 'filters';
+export const OPTIONS = 'options';
+
+export const MIN_CREDITS_TO_KEEP = 'minCreditsToKeep';
+
+export type FieldOverrides = Record<string, Partial<INodeProperties>>;
+
+export interface OperationFieldsOptions {
+	/** Per-field changes, keyed by catalogue field name. */
+	overrides?: FieldOverrides;
+	/** Extra entries for the Options collection. */
+	extraOptions?: INodeProperties[];
+}
+
+/** n8n writes one-sentence descriptions without the final period. */
+export function sentence(text: string): string {
+	const trimmed = text.trim();
+	const sentences = trimmed.split(/(?<=[.!?])\s+(?=[A-Z])/);
+	return sentences.length === 1 ? trimmed.replace(/\.$/, '') : trimmed;
+}
+
+/** "getMany" → "Get Many". */
+export function titleOf(camel: string): string {
+	return camel.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** "Get Many Published Posts" → "Get many published posts". */
+export function actionOf(name: string): string {
+	const [first, ...rest] = name.split(' ');
+	return [first, ...rest.map((w) => (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()))].join(' ');
+}
+
+export function showFor(resource: Resource, operation: string): IDisplayOptions {
+	return { show: { resource: [resource], operation: [operation] } };
+}
+
+/** Whether the field sits at the top level (required or with a default) or in a collection. */
+export function isTopLevel(field: FieldSpec, overrides: FieldOverrides = {}): boolean {
+	return Boolean(field.required || field.default !== undefined || overrides[field.name]);
+}
+
+export function collectionOf(field: FieldSpec): string {
+	return field.in === 'query' ? FILTERS : ADDITIONAL_FIELDS;
+}
+
+export function customName(field: FieldSpec): string {
+	return `${field.name}Custom`;
+}
+
+export function answersModeName(field: FieldSpec): string {
+	return `${field.name}Input`;
+}
+
+export function answersJsonName(field: FieldSpec): string {
+	return `${field.name}Json`;
+}
+
+function placeholderFor(spec: OperationSpec): string | undefined {
+	const id = spec.sample.id;
+	return typeof id === 'string' ? `e.g. ${id}` : undefined;
+}
+
+/** The properties of one catalogue field; `display` is omitted inside collections. */
+export function fieldProperties(field: FieldSpec, display: IDisplayOptions | undefined, inCollection = false): INodeProperties[] {
+	const common = {
+		displayName: field.label,
+		name: field.name,
+		description: sentence(field.description),
+		...(field.required && !inCollection ? { required: true } : {}),
+		...(field.placeholder ? { placeholder: field.placeholder } : {}),
+		...(display ? { displayOptions: display } : {}),
+	};
+	if (field.dynamic) {
+		const source = getOperation(field.dynamic as OperationKey);
+		return [
+			{
+				...common,
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						placeholder: `Select a ${field.label.toLowerCase()}...`,
+						typeOptions: { searchListMethod: field.dynamic, searchable: true },
+					},
+					{
+						displayName: 'ID',
+						name: 'id',
+						type: 'string',
+						placeholder: placeholderFor(source),
+					},
+				],
+			},
+		];
+	}
+	if (field.suggestions && field.suggestions.length > 0) {
+		const options: INodePropertyOptions[] = field.suggestions.map((s) => ({ name: s.label, value: s.value }));
+		options.push({ name: 'Custom', value: CUSTOM, description: `Type your own ${field.label.toLowerCase()}` });
+		const custom: INodeProperties = {
+			displayName: `Custom ${field.label}`,
+			name: customName(field),
+			type: 'string',
+			default: '',
+			description: inCollection
+				? `Used when ${field.label} is Custom: ${sentence(field.description).replace(/^./, (c) => c.toLowerCase())}`
+				: sentence(field.description),
+			...(inCollection ? {} : { displayOptions: { show: { ...(display?.show ?? {}), [field.name]: [CUSTOM] } } }),
+		};
+		if (field.maxLength && field.maxLength > 200) custom.typeOptions = { rows: 2 };
+		return [{ ...common, type: 'options', options, default: inCollection ? '' : (field.default ?? field.suggestions[0].value) }, custom];
+	}
+	switch (field.type) {
+		case 'string':
+			return [{ ...common, type: 'string', default: field.default ?? '' }];
+		case 'text':
+			return [{ ...common, type: 'string', typeOptions: { rows: 4 }, default: field.default ?? '' }];
+		case 'integer':
+			return [
+				{
+					...common,
+					type: 'number',
+					typeOptions: {
+						...(field.min !== undefined ? { minValue: field.min } : {}),
+						...(field.max !== undefined ? { maxValue: field.max } : {}),
+						numberPrecision: 0,
+					},
+					default: field.default ?? field.min ?? 0,
+				},
+			];
+		case 'boolean':
+			return [{ ...common, type: 'boolean', default: field.default ?? false }];
+		case 'datetime':
+			return [
+				{
+					...common,
+					type: 'dateTime',
+					default: '',
+					description: `${field.description.trim().replace(/\.?$/, '.')} A time without a zone is read in the workflow's timezone.`,
+				},
+			];
+		case 'date':
+			return [{ ...common, type: 'string', placeholder: field.placeholder ?? 'YYYY-MM-DD', default: field.default ?? '' }];
+		case 'answers': {
+			const modeShow = (mode: string): IDisplayOptions => ({
+				show: { ...(display?.show ?? {}), [answersModeName(field)]: [mode] },
+			});
+			return [
+				{
+					displayName: `${field.label} Input`,
+					name: answersModeName(field),
+					type: 'options',
+					options: [
+						{ name: 'Using Fields Below', value: 'fields' },
+						{ name: 'Using JSON', value: 'json', description: 'A list of {"questionId", "answer"} objects, for example built by an expression' },
+					],
+					default: 'fields',
+					...(display ? { displayOptions: display } : {}),
+				},
+				{
+					...common,
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true },
+					placeholder: 'Add Answer',
+					default: {},
+					displayOptions: modeShow('fields'),
+					options: [
+						{
+							displayName: 'Answer',
+							name: 'answer',
+							values: [
+								{
+									displayName: 'Question ID',
+									name: 'questionId',
+									type: 'string',
+									default: '',
+									description: 'The ID of the question, as returned by Prepare Post',
+								},
+								{
+									displayName: 'Answer',
+									name: 'answer',
+									type: 'string',
+									typeOptions: { rows: 2 },
+									default: '',
+									description: 'Your answer to that question',
+								},
+							],
+						},
+					],
+				},
+				{
+					displayName: `${field.label} (JSON)`,
+					name: answersJsonName(field),
+					type: 'json',
+					default: '[]',
+					description: sentence(field.description),
+					displayOptions: modeShow('json'),
+				},
+			];
+		}
+	}
+}
+
+/** The Options collection offered on operations that may spend credits. */
+export function creditFloorOption(): INodeProperties {
+	return {
+		displayName: 'Minimum Credits to Keep',
+		name: MIN_CREDITS_TO_KEEP,
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'Refuse to run the call when it would leave fewer credits than this. 0 means no floor. The balance is read from the last answer, or with Get Credits (needs the scope account:read).',
+	};
+}
+
+/**
+ * Every parameter of a catalogue operation, shown only for its resource and
+ * operation: top-level fields first, then the Additional Fields / Filters
+ * collection, then the Options collection (credit floor on paid operations).
+ */
+export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
+	const spec = getOperation(key);
+	const display = showFor(spec.resource, spec.action);
+	const overrides = options.overrides ?? {};
+	const top: INodeProperties[] = [];
+	const collections: Record<string, INodeProperties[]> = { [ADDITIONAL_FIELDS]: [], [FILTERS]: [] };
+	for (const field of spec.fields) {
+		if (isTopLevel(field, overrides)) {
+			const [first, ...rest] = fieldProperties(field, display);
+			top.push({ ...first, ...overrides[field.name] } as INodeProperties, ...rest);
+		} else {
+			collections[collectionOf(field)].push(...fieldProperties(field, undefined, true));
+		}
+	}
+	const out = [...top];
+	for (const [name, values] of Object.entries(collections)) {
+		if (values.length === 0) continue;
+		out.push({
+			displayName: name === FILTERS ? 'Filters' : 'Additional Fields',
+			name,
+			type: 'collection',
+			placeholder: name === FILTERS ? 'Add Filter' : 'Add Field',
+			default: {},
+			displayOptions: display,
+			options: values.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		});
+	}
+	const extra = [...(spendsCredits(key) ? [creditFloorOption()] : []), ...(options.extraOptions ?? [])];
+	if (extra.length > 0) {
+		out.push({
+			displayName: 'Options',
+			name: OPTIONS,
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: display,
+			options: extra,
+		});
+	}
+	return out;
+}
+
+/** Return All / Limit for list operations. */
+export function paginationFields(resource: Resource, operation: string): INodeProperties[] {
+	const display = showFor(resource, operation);
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: display,
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...display.show, returnAll: [false] } },
+		},
+	];
+}
+
+export interface OperationMeta {
+	value: string;
+	name: string;
+	description: string;
+	action: string;
+}
+
+/** The operation picker entry of a catalogue operation. */
+export function operationMeta(key: OperationKey): OperationMeta {
+	const spec = getOperation(key);
+	return { value: spec.action, name: titleOf(spec.action), description: sentence(spec.description), action: actionOf(spec.name) };
+}
+
+/** The operation picker of a resource: the catalogue's operations plus node-only ones, sorted by name. */
+export function operationPicker(resource: Resource, extra: OperationMeta[] = [], defaultValue?: string): INodeProperties {
+	const fromCatalogue = (operationsByResource().get(resource) ?? []).map((spec) => operationMeta(spec.key as OperationKey));
+	const options = [...fromCatalogue, ...extra].sort((a, b) => a.name.localeCompare(b.name));
+	const firstOperation = defaultValue ?? fromCatalogue[0]?.value ?? options[0].value;
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: firstOperation,
+	};
+}
+
+/** Labels of a catalogue operation's fields, for error messages. */
+export function fieldLabel(key: OperationKey | undefined, field: string): string | undefined {
+	const base = field.replace(/\[\d+\].*$/, '');
+	const known: Record<string, string> = {
+		[MIN_CREDITS_TO_KEEP]: 'Minimum Credits to Keep',
+		baseUrl: 'Base URL (credential)',
+		ideaIndex: 'Idea Index',
+		ideaMatch: 'Idea Text to Match',
+		maxRefinements: 'Max Refinements',
+		ideas: 'Ideas',
+		input: 'Input',
+		answers: 'Answers',
+		topic: 'Topic',
+		notifyBefore: 'Notify Me Before',
+	};
+	if (known[base]) return known[base];
+	if (!key) return undefined;
+	return getOperation(key).fields.find((f) => f.name === base)?.label;
+}

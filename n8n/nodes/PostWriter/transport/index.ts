@@ -1,0 +1,75 @@
+/**
+ * The n8n transport of the core: `send` goes through
+ * `httpRequestWithAuthentication`, so the credential's `authenticate` adds the
+ * Bearer header and n8n's proxy and cancellation settings apply. It resolves
+ * for every HTTP status (the core decides what a status means) and hands the
+ * raw text of the body to the core.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { HeaderValue, PostWriterClient, RetryPolicy, Send } from '../../../../shared';
+import { BRAND, PostWriterClient as Client, ValidationError } from '../../../../shared';
+
+export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+interface FullResponse {
+	body: unknown;
+	headers?: Record<string, HeaderValue>;
+	statusCode: number;
+}
+
+export function createSend(ctx: PostWriterContext): Send {
+	return async (request) => {
+		const options: IHttpRequestOptions = {
+			method: request.method as IHttpRequestMethods,
+			url: request.url,
+			headers: { ...request.headers, 'User-Agent': BRAND.userAgent } as IDataObject,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			json: false,
+			encoding: 'text',
+			timeout: request.timeoutMs,
+		};
+		if (request.body !== undefined) options.body = JSON.stringify(request.body);
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			BRAND.n8nCredentialName,
+			options,
+		)) as FullResponse;
+		return { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	};
+}
+
+export interface ClientSettings {
+	retry?: Partial<RetryPolicy>;
+}
+
+/** A client on the node's credential: base URL normalised, n8n's sleep, the key registered for redaction. */
+export async function createClient(ctx: PostWriterContext, settings: ClientSettings = {}): Promise<PostWriterClient> {
+	const credentials = await ctx.getCredentials(BRAND.n8nCredentialName);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+	try {
+		return new Client({
+			baseUrl: String(credentials.baseUrl ?? BRAND.defaultBaseUrl),
+			send: createSend(ctx),
+			sleep,
+			apiKey,
+			retry: settings.retry,
+			onRetry: (event) =>
+				ctx.logger.info(`${BRAND.displayName}: ${event.operation} ${event.reason}; attempt ${event.attempt} waits ${event.delayMs} ms`),
+		});
+	} catch (error) {
+		const message = error instanceof ValidationError ? error.message : String(error);
+		throw new NodeOperationError(ctx.getNode(), `Base URL in the credential: ${message.replace(/^baseUrl:\s*/, '')}`, {
+			description: `Open the ${BRAND.displayName} API credential and fix its Base URL.`,
+		});
+	}
+}

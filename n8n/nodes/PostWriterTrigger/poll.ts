@@ -1,0 +1,138 @@
+/**
+ * The polling of Post Writer Trigger, on the core's polling functions.
+ *
+ * State lives in the node's static data, one key per event. Each poll
+ * computes the next state from what it read and writes it only once the
+ * reading succeeded, so a failed poll never advances anything.
+ * "Fetch Test Event" (manual mode) reads without touching the state.
+ */
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { CalendarEntry, PostWatermarkState, PostWriterClient, UpcomingState } from '../../../shared';
+import {
+	BRAND,
+	MAX_LOOKAHEAD_MS,
+	PostWriterError,
+	fetchPostsSince,
+	fetchUpcoming,
+	lookaheadMs,
+	oldestFirst,
+	selectNewPosts,
+	selectUpcoming,
+	stampPosts,
+} from '../../../shared';
+import { toNodeError } from '../PostWriter/helpers/errors';
+import { createClient } from '../PostWriter/transport';
+
+export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft';
+export type NotifyUnit = 'minutes' | 'hours' | 'days';
+
+export interface TriggerStaticData {
+	newPublishedPost?: PostWatermarkState;
+	upcomingScheduledDraft?: UpcomingState;
+	[key: string]: unknown;
+}
+
+/** Posts read per page; in steady state a poll is one request of one page. */
+export const PAGE_SIZE = 50;
+/** Pages a poll follows at most to reach the watermark after a burst. */
+export const MAX_PAGES = 200;
+/** Longest notice, in days (the core's bound). */
+export const MAX_LOOKAHEAD_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
+
+/** Failures worth another try at the next poll without bothering anyone. */
+const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'workflow_busy', 'malformed']);
+
+function toItems(records: IDataObject[]): INodeExecutionData[] {
+	return records.map((json) => ({ json }));
+}
+
+function upcomingItem(entry: CalendarEntry, now: number): IDataObject {
+	const at = Date.parse(entry.date);
+	return {
+		...entry,
+		draftId: entry.draftId ?? entry.id,
+		scheduledAt: new Date(at).toISOString(),
+		minutesUntil: Math.round((at - now) / 60_000),
+	} as IDataObject;
+}
+
+/** The notice window; the core refuses a non-positive or over-long one, naming "notifyBefore". */
+function readLookahead(ctx: IPollFunctions): { ms: number; amount: number; unit: NotifyUnit } {
+	const amount = Number(ctx.getNodeParameter('notifyAmount', 1));
+	const unit = ctx.getNodeParameter('notifyUnit', 'hours') as NotifyUnit;
+	return { ms: lookaheadMs(amount, unit), amount, unit };
+}
+
+async function pollNewPosts(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
+	const state = data.newPublishedPost ?? {};
+	const records = await fetchPostsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	const { fresh, state: next } = selectNewPosts(records, state);
+	const stamped = stampPosts(records);
+	const oldest = stamped[stamped.length - 1];
+	if (state.watermark && records.length >= PAGE_SIZE * MAX_PAGES && oldest && oldest.at > Date.parse(state.watermark)) {
+		ctx.logger.warn(
+			`${BRAND.displayName} Trigger: more than ${PAGE_SIZE * MAX_PAGES} posts were published since the last poll; the oldest of them were not read. Poll more often.`,
+		);
+	}
+	if (next !== state) data.newPublishedPost = next;
+	return fresh.length > 0 ? [toItems(oldestFirst(fresh) as IDataObject[])] : null;
+}
+
+async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
+	const { ms } = readLookahead(ctx);
+	const now = Date.now();
+	const entries = await fetchUpcoming(client, now, ms);
+	const { fresh, state: next } = selectUpcoming(entries, data.upcomingScheduledDraft ?? {}, now, ms);
+	// Written only when it changed, so that a quiet poll does not save the workflow.
+	if (JSON.stringify(next) !== JSON.stringify(data.upcomingScheduledDraft)) data.upcomingScheduledDraft = next;
+	return fresh.length > 0 ? [fresh.map((entry) => ({ json: upcomingItem(entry, now) }))] : null;
+}
+
+/** Fetch Test Event: the latest matching item, state untouched. */
+async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: TriggerEvent): Promise<INodeExecutionData[][]> {
+	if (event === 'newPublishedPost') {
+		const page = await client.page('listPosts', {}, { pageSize: 1 });
+		const latest = stampPosts(page.items)[0];
+		if (!latest) {
+			throw new NodeOperationError(ctx.getNode(), 'No published post yet: there is nothing to show as a test event', {
+				description: `Publish a post with ${BRAND.displayName} (or schedule a draft and wait for it), then fetch a test event again. The active workflow will start on posts published after its activation.`,
+			});
+		}
+		return [toItems([latest.record as IDataObject])];
+	}
+	const { ms, amount, unit } = readLookahead(ctx);
+	const now = Date.now();
+	const soonest = (await fetchUpcoming(client, now, ms))[0];
+	if (!soonest) {
+		throw new NodeOperationError(ctx.getNode(), `No draft is scheduled in the next ${amount} ${unit}: there is nothing to show as a test event`, {
+			description: `Schedule a draft within that window (${BRAND.displayName} › Draft › Create, with Schedule At), or raise "Notify Me Before", then fetch a test event again.`,
+		});
+	}
+	return [[{ json: upcomingItem(soonest, now) }]];
+}
+
+export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const event = this.getNodeParameter('event', 'newPublishedPost') as TriggerEvent;
+	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
+	const manual = this.getMode() === 'manual';
+	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data.upcomingScheduledDraft !== undefined;
+	let failure: unknown;
+	try {
+		const client = await createClient(this);
+		if (manual) return await testEvent(this, client, event);
+		return event === 'newPublishedPost' ? await pollNewPosts(this, client, data) : await pollUpcoming(this, client, data);
+	} catch (error) {
+		failure = error;
+	}
+	// The state was not written: the next poll reads the same window again, so nothing is skipped.
+	if (!manual && polledBefore && failure instanceof PostWriterError && TRANSIENT.has(failure.kind)) {
+		this.logger.warn(`${BRAND.displayName} Trigger (${event}): ${failure.message} The next poll tries again; nothing was skipped.`, {
+			node: this.getNode().name,
+			kind: failure.kind,
+		});
+		return null;
+	}
+	throw toNodeError(this.getNode(), failure, 0, event === 'newPublishedPost' ? 'listPosts' : 'calendar');
+}

@@ -1,0 +1,271 @@
+/**
+ * A real n8n for `npm start` and `npm run test:e2e`, outside the project's
+ * dependency tree:
+ *   - installs n8n 2.8.4 with the pins of scripts/n8n-runtime/package.json into
+ *     ${POST_WRITER_CACHE:-~/.cache/post-writer}/n8n-2.8.4 (once, about 200 s,
+ *     with progress), and reuses it when it is already there and matches;
+ *   - packs this package (npm pack) and unpacks it where n8n loads it;
+ *   - runs n8n commands with output sent to files, bounded in time;
+ *   - starts the sandbox in-process (ts-node).
+ * Nothing here reaches beyond 127.0.0.1 except the npm registry during the install.
+ */
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const net = require('node:net');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PINS_FILE = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
+const PINS = JSON.parse(fs.readFileSync(PINS_FILE, 'utf8'));
+const N8N_VERSION = PINS.dependencies.n8n;
+const MARKER = '.post-writer-install.json';
+
+function cacheRoot() {
+	return process.env.POST_WRITER_CACHE || path.join(os.homedir(), '.cache', 'post-writer');
+}
+
+function runtimeDir() {
+	return path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
+}
+
+function n8nBin(dir = runtimeDir()) {
+	return path.join(dir, 'node_modules', '.bin', 'n8n');
+}
+
+function say(message) {
+	process.stdout.write(`${message}\n`);
+}
+
+function samePins(file) {
+	try {
+		const existing = JSON.parse(fs.readFileSync(file, 'utf8'));
+		return JSON.stringify({ d: existing.dependencies, o: existing.overrides }) === JSON.stringify({ d: PINS.dependencies, o: PINS.overrides });
+	} catch {
+		return false;
+	}
+}
+
+/** The version the installed n8n reports, or undefined. */
+function installedVersion(dir) {
+	if (!fs.existsSync(n8nBin(dir))) return undefined;
+	const result = spawnSync(n8nBin(dir), ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, N8N_DIAGNOSTICS_ENABLED: 'false' } });
+	const match = /(\d+\.\d+\.\d+)/.exec(result.stdout || '');
+	return result.status === 0 && match ? match[1] : undefined;
+}
+
+function dirSizeCount(dir) {
+	try {
+		return fs.readdirSync(path.join(dir, 'node_modules')).length;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * Makes sure n8n is installed in the cache; installs it when missing or when
+ * the pins changed. Returns { dir, bin, version }.
+ */
+async function ensureN8n() {
+	const dir = runtimeDir();
+	const pkgFile = path.join(dir, 'package.json');
+	if (samePins(pkgFile) && fs.existsSync(path.join(dir, MARKER))) {
+		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
+	}
+	if (samePins(pkgFile) && installedVersion(dir) === N8N_VERSION) {
+		fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version: N8N_VERSION, checkedAt: new Date().toISOString() }));
+		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
+	}
+	fs.mkdirSync(dir, { recursive: true });
+	fs.rmSync(path.join(dir, MARKER), { force: true });
+	fs.copyFileSync(PINS_FILE, pkgFile);
+	say(`Installing n8n ${N8N_VERSION} into ${dir}`);
+	say('This happens once (about 3 minutes and 1.7 GB); later runs reuse it.');
+	const logFile = path.join(dir, 'install.log');
+	const log = fs.openSync(logFile, 'w');
+	const started = Date.now();
+	const child = spawn('npm', ['install', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=http'], {
+		cwd: dir,
+		env: { ...process.env, npm_config_yes: 'true' },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let fetched = 0;
+	const count = (chunk) => {
+		fs.writeSync(log, chunk);
+		fetched += (String(chunk).match(/npm http fetch GET 200/g) || []).length;
+	};
+	child.stdout.on('data', count);
+	child.stderr.on('data', count);
+	const ticker = setInterval(() => {
+		const seconds = Math.round((Date.now() - started) / 1000);
+		say(`  … ${seconds} s: ${fetched} packages fetched, ${dirSizeCount(dir)} entries in node_modules (log: ${logFile})`);
+	}, 10_000);
+	const code = await new Promise((resolve) => child.on('close', resolve));
+	clearInterval(ticker);
+	fs.closeSync(log);
+	if (code !== 0) throw new Error(`npm install of n8n failed (exit ${code}); see ${logFile}`);
+	const version = installedVersion(dir);
+	if (version !== N8N_VERSION) throw new Error(`n8n installed but reports version ${version ?? 'none'}; see ${logFile}`);
+	fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version, installedAt: new Date().toISOString() }));
+	say(`n8n ${version} installed in ${Math.round((Date.now() - started) / 1000)} s.`);
+	return { dir, bin: n8nBin(dir), version };
+}
+
+/** Builds the package (n8n part) and packs it; returns { tarball, files }. */
+function buildAndPack(dest) {
+	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js'), '--n8n-only'], { cwd: ROOT, stdio: 'inherit' });
+	if (build.status !== 0) throw new Error('build failed');
+	fs.mkdirSync(dest, { recursive: true });
+	const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+	const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
+	return { tarball: path.join(dest, info.filename), files: info.files.map((f) => f.path), name: info.name };
+}
+
+/** Unpacks an npm tarball (package/…) into `dir`. */
+function unpack(tarball, dir) {
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true });
+	const tar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
+	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
+}
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** True when something listens on 127.0.0.1:port. */
+function portInUse(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect({ host: '127.0.0.1', port });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+}
+
+/** The environment of an n8n process: no telemetry, no outside calls, 127.0.0.1. */
+function n8nEnv(userFolder, extra = {}) {
+	return {
+		...process.env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		...extra,
+	};
+}
+
+/**
+ * Runs one n8n command, output to files (never piped into something that may
+ * stop reading), killed with its process group after `timeoutMs`.
+ * Resolves { code, stdout, stderr, timedOut }.
+ */
+function runN8n(bin, args, { env, timeoutMs = 120_000, outDir, label }) {
+	fs.mkdirSync(outDir, { recursive: true });
+	const outFile = path.join(outDir, `${label}.out.log`);
+	const errFile = path.join(outDir, `${label}.err.log`);
+	const out = fs.openSync(outFile, 'w');
+	const err = fs.openSync(errFile, 'w');
+	return new Promise((resolve) => {
+		const child = spawn(bin, args, { env, stdio: ['ignore', out, err], detached: true });
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child, 'SIGKILL');
+		}, timeoutMs);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			fs.closeSync(out);
+			fs.closeSync(err);
+			resolve({ code, timedOut, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8'), outFile, errFile });
+		});
+	});
+}
+
+function killGroup(child, signal) {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			// already gone
+		}
+	}
+}
+
+/** The run data that `n8n execute --rawOutput` prints after its log lines. */
+function parseRunOutput(text) {
+	const lines = text.split('\n');
+	const start = lines.findIndex((l) => l === '{');
+	if (start < 0) return undefined;
+	for (let end = lines.length; end > start; end--) {
+		if (lines[end - 1] !== '}') continue;
+		try {
+			return JSON.parse(lines.slice(start, end).join('\n'));
+		} catch {
+			// a log line after the JSON; try a shorter slice
+		}
+	}
+	return undefined;
+}
+
+/** The sandbox, in this process (ts-node). */
+async function startSandbox(options) {
+	require('ts-node').register({ transpileOnly: true, project: path.join(ROOT, 'tsconfig.json') });
+	const { startSandbox: start } = require(path.join(ROOT, 'sandbox'));
+	return await start(options);
+}
+
+/**
+ * A workflow of n8n/examples or test/n8n/e2e (types `n8n-nodes-post-writer.*`)
+ * adapted to where the node is loaded (`CUSTOM` for a custom extensions
+ * folder), and optionally pointed at another credential.
+ */
+function adaptWorkflow(workflow, { packageName, typePrefix, credential }) {
+	const copy = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (node.type.startsWith(`${packageName}.`)) node.type = `${typePrefix}.${node.type.slice(packageName.length + 1)}`;
+		if (credential && node.credentials?.postWriterApi) node.credentials.postWriterApi = { id: credential.id, name: credential.name };
+	}
+	return copy;
+}
+
+module.exports = {
+	ROOT,
+	N8N_VERSION,
+	cacheRoot,
+	runtimeDir,
+	ensureN8n,
+	buildAndPack,
+	unpack,
+	freePort,
+	portInUse,
+	n8nEnv,
+	runN8n,
+	killGroup,
+	parseRunOutput,
+	startSandbox,
+	adaptWorkflow,
+};

@@ -1,0 +1,5 @@
+/** Chaos matrix through the core: PostWriterClient over axios, and the shared polling logic. */
+import { coreDriver } from './drivers/core';
+import { chaosSuite } from './suite';
+
+chaosSuite(coreDriver, 'chaos-core');

@@ -1,0 +1,88 @@
+/**
+ * The core driver: PostWriterClient over the axios transport (shared/sdk.ts),
+ * with the shared polling logic. It is what both platforms are built on.
+ */
+import {
+	PostWriterClient,
+	fetchPostsSince,
+	fetchUpcoming,
+	selectNewPosts,
+	selectUpcoming,
+	runGuided,
+	type PostWatermarkState,
+	type UpcomingState,
+} from '../../../shared';
+import { createAxiosSend, realSleep } from '../../../shared/sdk';
+import { record } from '../harness';
+import type { ActionRun, Driver, DriverContext, Outcome, TriggerPoller } from './types';
+import { upcomingFireKey } from './types';
+
+const RETRY = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 2000, maxTotalWaitMs: 8000 };
+
+function client(ctx: DriverContext): PostWriterClient {
+	const key = ctx.key();
+	return new PostWriterClient({ baseUrl: ctx.baseUrl, send: createAxiosSend(key), sleep: realSleep, apiKey: key, retry: RETRY, timeoutMs: ctx.timeoutMs });
+}
+
+async function each<T>(inputs: T[], fn: (input: T) => Promise<unknown>): Promise<ActionRun> {
+	const outcomes: Outcome[] = [];
+	for (const input of inputs) {
+		try {
+			const json = (await fn(input)) as Record<string, unknown>;
+			record('output', json);
+			outcomes.push({ ok: true, json });
+		} catch (e) {
+			record('error', e);
+			outcomes.push({ ok: false, error: e instanceof Error ? e.message : String(e) });
+		}
+	}
+	return { outcomes };
+}
+
+export const coreDriver: Driver = {
+	name: 'core',
+	skipReason: () => undefined,
+	generate: (ctx, prompts) => each(prompts, (prompt) => client(ctx).generate({ prompt })),
+	listDrafts: (ctx, count) => each(Array.from({ length: count }, (_, i) => i), async () => ({ drafts: await client(ctx).listDrafts({}, { limit: 5 }) })),
+	guided: (ctx, topics) => each(topics, (topic) => runGuided(client(ctx), { topic }, { retry: RETRY })),
+	newPostTrigger(ctx): TriggerPoller {
+		let saved = '{}';
+		return {
+			async poll() {
+				const state = JSON.parse(saved) as PostWatermarkState;
+				try {
+					const records = await fetchPostsSince(client(ctx), state, { pageSize: 10 });
+					const next = selectNewPosts(records, state);
+					saved = JSON.stringify(next.state);
+					for (const r of next.fresh) record('fire', r);
+					return { fired: next.fresh.map((r) => String(r.id)) };
+				} catch (e) {
+					record('error(poll)', e);
+					return { error: e instanceof Error ? e.message : String(e) };
+				}
+			},
+			stateBytes: () => Buffer.byteLength(saved),
+		};
+	},
+	upcomingTrigger(ctx, lookaheadMinutes): TriggerPoller {
+		let saved = '{}';
+		const lookahead = lookaheadMinutes * 60_000;
+		return {
+			async poll() {
+				const state = JSON.parse(saved) as UpcomingState;
+				const now = Date.now();
+				try {
+					const entries = await fetchUpcoming(client(ctx), now, lookahead);
+					const next = selectUpcoming(entries, state, now, lookahead);
+					saved = JSON.stringify(next.state);
+					for (const r of next.fresh) record('fire', r);
+					return { fired: next.fresh.map((e) => upcomingFireKey(e as unknown as Record<string, unknown>)) };
+				} catch (e) {
+					record('error(poll)', e);
+					return { error: e instanceof Error ? e.message : String(e) };
+				}
+			},
+			stateBytes: () => Buffer.byteLength(saved),
+		};
+	},
+};

@@ -1,0 +1,101 @@
+/**
+ * The n8n driver: the Post Writer node's execute() and the trigger's poll(),
+ * on the fake n8n contexts of test/n8n/helpers/context.ts (real HTTP to the
+ * sandbox, the credential's Bearer header, static data persisted between
+ * polls), with n8n-workflow's real sleep.
+ *
+ * One change for bounded runs: the transport caps each request's timeout
+ * (30 s in the node) to the context's timeoutMs. A held connection then ends
+ * in the same timeout error, sooner.
+ */
+import type { IDataObject, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import { newTransport, poll, runNode } from '../../n8n/helpers/context';
+import type { Credentials, Transport } from '../../n8n/helpers/context';
+import { record } from '../harness';
+import type { ActionRun, Driver, DriverContext, Outcome, PollResult, TriggerPoller } from './types';
+import { upcomingFireKey } from './types';
+
+type Send = (credentials: Credentials, options: IHttpRequestOptions) => Promise<unknown>;
+
+/** The helper's transport with the timeout capped. */
+export function cappedTransport(timeoutMs: number): Transport {
+	const base = newTransport() as Transport & { send: Send };
+	const send: Send = (credentials, options) => base.send(credentials, { ...options, timeout: Math.min(options.timeout ?? timeoutMs, timeoutMs) });
+	return Object.assign(Object.create(base) as Transport, { send, requests: base.requests, count: base.count.bind(base), reset: base.reset.bind(base) });
+}
+
+function credentials(ctx: DriverContext): Credentials {
+	return { apiKey: ctx.key(), baseUrl: ctx.baseUrl };
+}
+
+/** One execution of the node over all items; per-item outcomes from the output (continueOnFail) or the thrown error. */
+export async function execute(ctx: DriverContext, params: IDataObject, items: INodeExecutionData[], continueOnFail = true): Promise<ActionRun> {
+	try {
+		const { output, logs } = await runNode({ credentials: credentials(ctx), params, items, continueOnFail, transport: cappedTransport(ctx.timeoutMs) });
+		for (const l of logs) record('n8n-log', l);
+		const outcomes: Outcome[] = [];
+		for (const item of output) {
+			record('output', item);
+			const index = (item.pairedItem as { item: number }).item;
+			const error = item.json.error;
+			const outcome: Outcome = typeof error === 'string' ? { ok: false, error } : { ok: true, json: item.json };
+			// List operations give several items per input item: the first one stands for the input.
+			if (outcomes[index] === undefined) outcomes[index] = outcome;
+		}
+		return { outcomes };
+	} catch (e) {
+		record('error(execution)', e);
+		return { outcomes: [], thrown: describeMessage(e) };
+	}
+}
+
+function describeMessage(e: unknown): string {
+	if (!(e instanceof Error)) return String(e);
+	const description = (e as { description?: unknown }).description;
+	return typeof description === 'string' && description ? `${e.message} (${description})` : e.message;
+}
+
+function poller(ctx: DriverContext, params: IDataObject, keyOf: (json: IDataObject) => string): TriggerPoller {
+	const staticData: IDataObject = {};
+	return {
+		async poll(): Promise<PollResult> {
+			try {
+				const { items, logs } = await poll({ credentials: credentials(ctx), params, staticData, transport: cappedTransport(ctx.timeoutMs) });
+				for (const l of logs) record('n8n-log', l);
+				for (const i of items) record('fire', i);
+				return { fired: items.map(keyOf) };
+			} catch (e) {
+				record('error(poll)', e);
+				return { error: describeMessage(e) };
+			}
+		},
+		stateBytes: () => Buffer.byteLength(JSON.stringify(staticData)),
+	};
+}
+
+export const n8nDriver: Driver = {
+	name: 'n8n',
+	skipReason: () => undefined,
+	generate: (ctx, prompts, options) =>
+		execute(
+			ctx,
+			{ resource: 'post', operation: 'generate', prompt: '={{ $json.prompt }}' },
+			prompts.map((prompt) => ({ json: { prompt } })),
+			options?.continueOnFail ?? true,
+		),
+	listDrafts: (ctx, count) =>
+		execute(
+			ctx,
+			{ resource: 'draft', operation: 'getMany', returnAll: false, limit: 5 },
+			Array.from({ length: count }, () => ({ json: {} })),
+		),
+	guided: (ctx, topics) =>
+		execute(
+			ctx,
+			{ resource: 'creation', operation: 'createGuided', topic: '={{ $json.topic }}' },
+			topics.map((topic) => ({ json: { topic } })),
+		),
+	newPostTrigger: (ctx) => poller(ctx, { event: 'newPublishedPost' }, (json) => String(json.id)),
+	upcomingTrigger: (ctx, lookaheadMinutes) =>
+		poller(ctx, { event: 'upcomingScheduledDraft', notifyAmount: lookaheadMinutes, notifyUnit: 'minutes' }, (json) => upcomingFireKey(json)),
+};

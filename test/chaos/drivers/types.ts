@@ -1,0 +1,60 @@
+/**
+ * What the chaos suite needs from a platform: run items through an action,
+ * and poll a trigger with persisted state. One driver per platform.
+ */
+export interface Outcome {
+	ok: boolean;
+	json?: Record<string, unknown>;
+	/** The message a user sees for this item. */
+	error?: string;
+	/** Times the step was throttled and replayed (Zapier). */
+	throttled?: number;
+}
+
+export interface ActionRun {
+	/** One per input item, in order (or empty when the whole execution failed). */
+	outcomes: Outcome[];
+	/** The execution failed as a whole (no continue-on-fail). */
+	thrown?: string;
+}
+
+export type PollResult = { fired: string[] } | { error: string };
+
+export interface TriggerPoller {
+	/** One poll; `fired` are the fire keys (post id, or `${draftId}:${iso}`). */
+	poll(): Promise<PollResult>;
+	/** Size in bytes of the persisted state (JSON). */
+	stateBytes(): number;
+}
+
+export interface DriverContext {
+	baseUrl: string;
+	/** The key in the credential now (it may be replaced mid-run). */
+	key: () => string;
+	/** Per-request timeout, kept short so that a held connection ends quickly. */
+	timeoutMs: number;
+}
+
+export interface Driver {
+	name: string;
+	/** Why the driver cannot run (platform code or build missing), or undefined. */
+	skipReason(): string | undefined;
+	generate(ctx: DriverContext, prompts: string[], options?: { continueOnFail?: boolean }): Promise<ActionRun>;
+	/** A GET action: Get Many Drafts. */
+	listDrafts(ctx: DriverContext, count: number): Promise<ActionRun>;
+	/** Create Post (Guided), one run per topic. */
+	guided(ctx: DriverContext, topics: string[]): Promise<ActionRun>;
+	newPostTrigger(ctx: DriverContext): TriggerPoller;
+	upcomingTrigger(ctx: DriverContext, lookaheadMinutes: number): TriggerPoller;
+}
+
+/** `${draftId}:${iso}` of a calendar-like item. */
+export function upcomingFireKey(item: Record<string, unknown>): string {
+	if (typeof item.id === 'string' && /:\d{4}-\d{2}-\d{2}T/.test(item.id)) {
+		const i = item.id.indexOf(':');
+		return `${item.id.slice(0, i)}:${new Date(Date.parse(item.id.slice(i + 1))).toISOString()}`;
+	}
+	const draftId = item.draftId ?? item.id;
+	const when = item.scheduledAt ?? item.date;
+	return `${String(draftId)}:${new Date(Date.parse(String(when))).toISOString()}`;
+}

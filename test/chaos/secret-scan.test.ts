@@ -1,0 +1,66 @@
+/**
+ * The secret scanner itself (scripts/secret-scan.js), black-box: it finds a
+ * planted key, finds 0 in clean output, and fails loudly on an empty capture.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SCRIPT = join(__dirname, '../../scripts/secret-scan.js');
+const FILLER = 'ok: POST /generate -> 200 {"proposals":["…"],"creditsRemaining":99}\n'.repeat(60);
+
+function scan(dir: string, ...args: string[]) {
+	const r = spawnSync(process.execPath, [SCRIPT, '--dir', dir, ...args], { encoding: 'utf8' });
+	return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+function dirWith(files: Record<string, string>): string {
+	const dir = mkdtempSync(join(tmpdir(), 'secret-scan-test-'));
+	for (const [name, text] of Object.entries(files)) {
+		mkdirSync(join(dir, name, '..'), { recursive: true });
+		writeFileSync(join(dir, name), text);
+	}
+	return dir;
+}
+
+test('clean output: 0 hits, exit 0, the count is printed', () => {
+	const r = scan(dirWith({ 'jest-chaos.log': FILLER, 'items-1.log': 'Authorization: Bearer [redacted]\n' }), '--require', 'jest-chaos');
+	expect(r.out).toMatch(/secret-scan: 0 hit\(s\)/);
+	expect(r.code).toBe(0);
+});
+
+test('a key in the sandbox format anywhere is a hit (exit 1), and is not printed in full', () => {
+	const key = `pw_live_${'ab12'.repeat(8)}`;
+	const r = scan(dirWith({ 'jest-chaos.log': FILLER, 'items-1.log': `error: Invalid API key ${key}\n` }));
+	expect(r.code).toBe(1);
+	expect(r.out).toMatch(/secret-scan: 1 hit\(s\) for/);
+	expect(r.out).not.toContain(key);
+});
+
+test('a key listed in keys/, in another format, is a hit too', () => {
+	const key = 'pw_live_CUSTOM-key-written-by-a-run';
+	const r = scan(dirWith({ 'jest-chaos.log': `${FILLER}leaked ${key}`, 'keys/keys-1.txt': `${key}\n` }));
+	expect(r.code).toBe(1);
+});
+
+test('the keys derived from the chaos keySeeds are known without a key file', () => {
+	const key = `pw_live_${createHash('sha256').update('chaos-n8n:revoked').digest('hex').slice(0, 32)}`;
+	const r = scan(dirWith({ 'jest-chaos.log': `${FILLER}${key.toUpperCase()} ${key}` }));
+	expect(r.code).toBe(1);
+	expect(r.out).toMatch(/1 hit\(s\) in/);
+});
+
+test('an empty capture fails loudly (exit 2)', () => {
+	const r = scan(dirWith({}));
+	expect(r.code).toBe(2);
+	expect(r.out).toMatch(/FAILED: no output to scan/);
+	expect(r.out).toMatch(/a scan of nothing proves nothing/);
+});
+
+test('a required capture that is missing fails loudly (exit 2)', () => {
+	const r = scan(dirWith({ 'jest-main.log': FILLER }), '--require', 'jest-chaos');
+	expect(r.code).toBe(2);
+	expect(r.out).toMatch(/nothing captured for "jest-chaos"/);
+});

@@ -1,0 +1,5 @@
+/** Chaos matrix through the Zapier app (appTester, throttled-step replay, Zapier's dedupe). */
+import { zapierDriver } from './drivers/zapier';
+import { chaosSuite } from './suite';
+
+chaosSuite(zapierDriver, 'chaos-zapier');

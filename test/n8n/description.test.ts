@@ -1,0 +1,166 @@
+/**
+ * The static side of the package: parameters derived from the catalogue,
+ * every operation routed, the credential, icons, codex files, package.json.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
+import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
+import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
+import { BRAND, OPERATION_KEYS, getOperation, spendsCredits } from '../../shared';
+
+const ROOT = path.resolve(__dirname, '../..');
+const node = new PostWriter().description;
+const trigger = new PostWriterTrigger().description;
+const credential = new PostWriterApi();
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+function shownFor(resource: string, operation: string): INodeProperties[] {
+	return node.properties.filter((p) => {
+		const show = p.displayOptions?.show;
+		return show?.resource?.includes(resource) && show?.operation?.includes(operation);
+	});
+}
+
+function namesIn(props: INodeProperties[]): string[] {
+	return props.flatMap((p) => [p.name, ...(p.type === 'collection' ? ((p.options ?? []) as INodeProperties[]).map((o) => o.name) : [])]);
+}
+
+describe('Post Writer node description', () => {
+	test('names and flags come from the brand; usable as a tool; resource → operation', () => {
+		expect(node.name).toBe(BRAND.n8nNodeName);
+		expect(node.displayName).toBe(BRAND.displayName);
+		expect(node.usableAsTool).toBe(true);
+		expect(node.credentials).toEqual([{ name: BRAND.n8nCredentialName, required: true }]);
+		expect(node.properties[0].name).toBe('resource');
+	});
+
+	test.each(OPERATION_KEYS)('catalogue operation %s has a picker entry and every one of its fields as a parameter', (key) => {
+		const spec = getOperation(key);
+		const picker = node.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(spec.resource));
+		expect((picker?.options ?? []).map((o) => (o as { value: string }).value)).toContain(spec.action);
+		const names = namesIn(shownFor(spec.resource, spec.action));
+		for (const field of spec.fields) expect(names).toContain(field.name);
+		for (const prop of shownFor(spec.resource, spec.action)) {
+			const field = spec.fields.find((f) => f.name === prop.name);
+			if (field) expect(prop.displayName).toBe(field.label);
+		}
+		expect(names.includes('minCreditsToKeep')).toBe(spendsCredits(key));
+	});
+
+	test('types follow the catalogue: integer bounds, booleans, datetimes, suggestions with Custom, dynamic dropdowns', () => {
+		const generate = shownFor('post', 'generate');
+		expect(generate.find((p) => p.name === 'numProposals')).toMatchObject({ type: 'number', default: 1, typeOptions: { minValue: 1, maxValue: 10 } });
+		expect(generate.find((p) => p.name === 'saveDraft')).toMatchObject({ type: 'boolean', default: true });
+		expect(generate.find((p) => p.name === 'scheduledAt')).toMatchObject({ type: 'dateTime' });
+		const instruction = shownFor('post', 'rewrite').find((p) => p.name === 'instruction');
+		expect(instruction?.type).toBe('options');
+		expect((instruction?.options ?? []).map((o) => (o as { name: string }).name)).toEqual(expect.arrayContaining(['Punchier', 'Shorter', 'Custom']));
+		const profile = shownFor('writingProfile', 'activate').find((p) => p.name === 'id');
+		expect(profile?.type).toBe('resourceLocator');
+		expect(profile?.modes?.[0].typeOptions?.searchListMethod).toBe('listWritingProfiles');
+		expect(Object.keys(new PostWriter().methods.listSearch)).toEqual(['listWritingProfiles']);
+		for (const op of ['prepare', 'write', 'validate', 'refine']) {
+			expect(shownFor('creation', op).find((p) => p.name === 'workflowId')?.default).toBe('={{ $json.workflowId }}');
+		}
+	});
+
+	test('node-only operations: Create Post (Guided), Get Many with Return All / Limit / Simplify', () => {
+		const guided = namesIn(shownFor('creation', 'createGuided'));
+		expect(guided).toEqual(
+			expect.arrayContaining(['topic', 'context', 'preferences', 'language', 'ideaSelection', 'ideaIndex', 'ideaMatch', 'answers', 'maxRefinements']),
+		);
+		expect(namesIn(shownFor('post', 'getMany'))).toEqual(['returnAll', 'limit', 'simplify']);
+	});
+
+	test('one-sentence descriptions have no final period, as n8n writes them', () => {
+		const all = node.properties.flatMap((p) => [p, ...((p.type === 'collection' ? p.options : []) as INodeProperties[])]);
+		for (const p of all) {
+			if (p.description && !/\.\s+[A-Z]/.test(p.description)) expect(p.description.endsWith('.')).toBe(false);
+		}
+	});
+});
+
+describe('Post Writer Trigger description', () => {
+	test('polling trigger with the two events', () => {
+		expect(trigger.name).toBe(BRAND.n8nTriggerName);
+		expect(trigger.displayName).toBe(`${BRAND.displayName} Trigger`);
+		expect(trigger.polling).toBe(true);
+		expect(trigger.inputs).toEqual([]);
+		const event = trigger.properties.find((p) => p.name === 'event');
+		expect((event?.options ?? []).map((o) => (o as { value: string }).value)).toEqual(['newPublishedPost', 'upcomingScheduledDraft']);
+	});
+});
+
+describe('credential', () => {
+	test('API key (password) and base URL; generic Bearer header', () => {
+		expect(credential.name).toBe(BRAND.n8nCredentialName);
+		expect(credential.displayName).toBe(`${BRAND.displayName} API`);
+		expect(credential.documentationUrl).toBe(BRAND.docsUrl);
+		const [apiKey, baseUrl] = credential.properties;
+		expect(apiKey).toMatchObject({ name: 'apiKey', typeOptions: { password: true }, required: true });
+		expect(baseUrl).toMatchObject({ name: 'baseUrl', default: BRAND.defaultBaseUrl });
+		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } } });
+	});
+
+	test('the test calls /account/profile and tells what to do on 401 and 403', () => {
+		expect(credential.test.request).toMatchObject({ url: '/account/profile', method: 'GET' });
+		const baseURL = String(credential.test.request.baseURL);
+		// What n8n evaluates: the base URL without trailing slashes.
+		const expression = /^=\{\{\$credentials\.baseUrl\.replace\((.*), "(.*)"\)\}\}$/.exec(baseURL);
+		expect(expression).not.toBeNull();
+		expect('https://x.example/api/v1//'.replace(/\/+$/, '')).toBe('https://x.example/api/v1');
+		const rules = credential.test.rules ?? [];
+		const byCode = Object.fromEntries(rules.map((r) => [(r.properties as { value: number }).value, (r.properties as { message: string }).message]));
+		expect(byCode[401]).toMatch(/Create a new key in Post Writer under Settings › API keys/);
+		expect(byCode[403]).toMatch(/account:read/);
+	});
+});
+
+describe('package', () => {
+	test('community package shape: keyword, MIT, no dependencies, n8n-workflow the only peer', () => {
+		expect(pkg.name).toBe(BRAND.n8nPackage);
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.license).toBe('MIT');
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(Object.keys(pkg.peerDependencies)).toEqual(['n8n-workflow']);
+		expect(pkg.files).toEqual(['dist']);
+		expect(fs.existsSync(path.join(ROOT, 'LICENSE'))).toBe(true);
+	});
+
+	test('every n8n entry has its source, its icons (light and dark) and, for nodes, a codex file', () => {
+		for (const entry of [...pkg.n8n.credentials, ...pkg.n8n.nodes] as string[]) {
+			const source = path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+			expect(fs.existsSync(source)).toBe(true);
+			const dir = path.dirname(source);
+			for (const icon of ['postWriter.svg', 'postWriter.dark.svg']) {
+				expect(fs.readFileSync(path.join(dir, icon), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+			}
+			if (entry.endsWith('.node.js')) {
+				const codex = JSON.parse(fs.readFileSync(source.replace(/\.ts$/, '.json'), 'utf8'));
+				const description = entry.includes('Trigger') ? trigger : node;
+				expect(codex.node).toBe(`${BRAND.n8nPackage}.${description.name}`);
+			}
+		}
+	});
+
+	test('node and credential code imports nothing but n8n-workflow and relative paths', () => {
+		const files: string[] = [];
+		const walk = (dir: string) => {
+			for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+				const p = path.join(dir, e.name);
+				if (e.isDirectory()) walk(p);
+				else if (p.endsWith('.ts')) files.push(p);
+			}
+		};
+		walk(path.join(ROOT, 'n8n'));
+		for (const file of files) {
+			const source = fs.readFileSync(file, 'utf8');
+			for (const m of source.matchAll(/from '([^']+)'/g)) expect(m[1] === 'n8n-workflow' || m[1].startsWith('.')).toBe(true);
+			expect(source).not.toMatch(/shared\/(sdk|transports)/);
+			expect(source).not.toMatch(/eslint-disable/);
+		}
+	});
+});

@@ -1,0 +1,238 @@
+/**
+ * Post Writer Trigger, New Published Post: many successive polls against the
+ * sandbox with the static data persisted between them, as n8n does.
+ * Posts are published by scheduling drafts at chosen times on the sandbox
+ * clock (the sandbox publishes a due draft with publishedAt = its time).
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
+import type { ListShape, Sandbox } from '../../../sandbox';
+import type { Credentials } from '../helpers/context';
+import { newTransport, poll } from '../helpers/context';
+
+const sleeps: number[] = [];
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => {
+		sleeps.push(ms);
+	}),
+}));
+
+const T0 = Date.parse('2026-11-21T09:00:00.000Z');
+const MINUTE = 60_000;
+const BIG_QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } };
+
+let sb: Sandbox;
+let credentials: Credentials;
+
+async function start(listShape: ListShape = 'data-cursor', seedData = true): Promise<void> {
+	sb = await startSandbox({ now: T0, listShape, seedData, quota: BIG_QUOTA });
+	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
+	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
+}
+
+afterEach(async () => {
+	jest.restoreAllMocks();
+	sleeps.length = 0;
+	await sb.close();
+});
+
+/** A seeded pseudo-random source, so that runs repeat. */
+function random(seed: number): () => number {
+	let a = seed;
+	return () => {
+		a = (a + 0x6d2b79f5) | 0;
+		let t = Math.imul(a ^ (a >>> 15), 1 | a);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
+
+/** Publishes one post per time given (times at or before the sandbox clock). */
+function publishAt(times: number[]): void {
+	for (const t of times) sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Post at ${new Date(t).toISOString()}`, new Date(t).toISOString());
+	sb.publishDue();
+}
+
+const event = { event: 'newPublishedPost' };
+
+describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post (list shape %s)', (listShape) => {
+	test('fires once per post published after activation, never for older ones, over 80 polls', async () => {
+		await start(listShape);
+		const staticData: IDataObject = {};
+		const transport = newTransport();
+		const first = await poll({ credentials, params: event, staticData, transport });
+		expect(first.result).toBeNull();
+		expect(transport.requests).toHaveLength(1);
+		const existing = new Set(account().posts.map((p) => p.id));
+		expect(existing.size).toBeGreaterThan(0);
+
+		const rnd = random(7);
+		const fired: string[] = [];
+		let steadyPolls = 0;
+		for (let round = 0; round < 80; round++) {
+			const before = sb.clock.now();
+			sb.clock.advance(MINUTE * (1 + Math.floor(rnd() * 30)));
+			const now = sb.clock.now();
+			const count = rnd() < 0.35 ? 0 : 1 + Math.floor(rnd() * 6);
+			const times: number[] = [];
+			for (let i = 0; i < count; i++) times.push(before + 1 + Math.floor(rnd() * (now - before)));
+			if (count > 1 && rnd() < 0.5) times.push(times[0]); // two posts at the same millisecond
+			if (round % 9 === 4) {
+				// A post at exactly the watermark, appearing after the poll that set it.
+				const state = staticData.newPublishedPost as { watermark?: string };
+				if (state.watermark) times.push(Date.parse(state.watermark));
+			}
+			const postsBefore = account().posts.length;
+			publishAt(times);
+			transport.reset();
+			const { items } = await poll({ credentials, params: event, staticData, transport });
+			fired.push(...items.map((i) => String(i.id)));
+			if (account().posts.length === postsBefore) {
+				steadyPolls++;
+				expect(items).toEqual([]);
+				expect(transport.requests).toHaveLength(1);
+			}
+			// Items come oldest first.
+			const at = items.map((i) => Date.parse(String(i.publishedAt)));
+			expect([...at].sort((a, b) => a - b)).toEqual(at);
+		}
+		const expected = account()
+			.posts.filter((p) => !existing.has(p.id))
+			.map((p) => p.id);
+		expect(expected.length).toBeGreaterThan(100);
+		expect(steadyPolls).toBeGreaterThan(10);
+		expect(new Set(fired).size).toBe(fired.length); // no duplicate
+		expect([...fired].sort()).toEqual([...expected].sort()); // no miss, nothing older
+	});
+});
+
+describe('New Published Post', () => {
+	test('a failed poll does not advance the state; the next good poll catches up', async () => {
+		await start();
+		const staticData: IDataObject = {};
+		await poll({ credentials, params: event, staticData });
+		sb.clock.advance(10 * MINUTE);
+		publishAt([T0 + MINUTE, T0 + 2 * MINUTE, T0 + 3 * MINUTE]);
+		const snapshot = JSON.stringify(staticData);
+
+		// A refused key: an error for the user, state untouched.
+		let error: any;
+		try {
+			await poll({ credentials: { ...credentials, apiKey: sb.keys.revoked }, params: event, staticData });
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/^API key has been revoked/);
+		expect(JSON.stringify(staticData)).toBe(snapshot);
+
+		// A server failing after retries: logged, state untouched, no item.
+		sb.configure({ faults: { errorRate: 1, errorStatuses: [503], routes: ['GET /posts'] } });
+		const logs: Array<{ level: string; message: string }> = [];
+		const failed = await poll({ credentials, params: event, staticData, logs });
+		expect(failed.result).toBeNull();
+		expect(sleeps.length).toBeGreaterThan(0);
+		expect(logs.some((l) => l.level === 'warn' && /Service Unavailable|failed on the service side/.test(l.message) && /nothing was skipped/.test(l.message))).toBe(
+			true,
+		);
+		expect(JSON.stringify(staticData)).toBe(snapshot);
+
+		// A response cut off mid-JSON: same.
+		sb.resetFaults();
+		sb.configure({ faults: { malformedNext: 1, routes: ['GET /posts'] } });
+		expect((await poll({ credentials, params: event, staticData })).result).toBeNull();
+		expect(JSON.stringify(staticData)).toBe(snapshot);
+
+		sb.resetFaults();
+		const good = await poll({ credentials, params: event, staticData });
+		expect(good.items.map((i) => i.publishedAt)).toEqual([1, 2, 3].map((m) => new Date(T0 + m * MINUTE).toISOString()));
+		expect(JSON.stringify(staticData)).not.toBe(snapshot);
+		expect((await poll({ credentials, params: event, staticData })).result).toBeNull();
+	});
+
+	test('the very first poll reports any error (nothing to fall back on)', async () => {
+		await start();
+		sb.configure({ faults: { errorRate: 1, errorStatuses: [500], routes: ['GET /posts'] } });
+		const staticData: IDataObject = {};
+		await expect(poll({ credentials, params: event, staticData })).rejects.toBeInstanceOf(NodeApiError);
+		expect(staticData).toEqual({});
+	});
+
+	test('state stays bounded after 10,000 posts, and a burst of 1,200 between two polls is read in full', async () => {
+		await start();
+		const staticData: IDataObject = {};
+		const transport = newTransport();
+		await poll({ credentials, params: event, staticData, transport });
+		const existing = new Set(account().posts.map((p) => p.id));
+		const fired = new Set<string>();
+		let duplicates = 0;
+		const rnd = random(42);
+		let published = 0;
+		let maxSize = 0;
+		while (published < 10_000) {
+			const before = sb.clock.now();
+			sb.clock.advance(5 * MINUTE);
+			const burst = published === 5_000 ? 1_200 : 100;
+			const times = Array.from({ length: burst }, () => before + 1 + Math.floor(rnd() * 5 * MINUTE));
+			// Every tenth post shares its millisecond with another one.
+			for (let i = 0; i < times.length; i += 10) times[i] = times[(i + 1) % times.length];
+			publishAt(times);
+			published += burst;
+			transport.reset();
+			const { items } = await poll({ credentials, params: event, staticData, transport });
+			if (burst === 1_200) expect(transport.requests.length).toBe(Math.ceil(1_200 / 50) + 1);
+			for (const item of items) {
+				if (fired.has(String(item.id))) duplicates++;
+				fired.add(String(item.id));
+			}
+			maxSize = Math.max(maxSize, JSON.stringify(staticData).length);
+		}
+		const expected = account().posts.filter((p) => !existing.has(p.id));
+		expect(expected.length).toBeGreaterThanOrEqual(10_000);
+		expect(duplicates).toBe(0);
+		expect(fired.size).toBe(expected.length);
+		expect(expected.every((p) => fired.has(p.id))).toBe(true);
+		const size = JSON.stringify(staticData).length;
+		process.stdout.write(`New Published Post state after ${expected.length} posts: ${size} bytes of JSON (largest seen ${maxSize})\n`);
+		expect(maxSize).toBeLessThan(4096);
+	}, 120_000);
+
+	test('Fetch Test Event returns the latest post without touching the state', async () => {
+		await start();
+		const staticData: IDataObject = {};
+		const { items, transport } = await poll({ credentials, params: event, staticData, mode: 'manual' });
+		const newest = [...account().posts].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt))[0];
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ id: newest.id, publishedAt: newest.publishedAt });
+		expect(transport.requests).toHaveLength(1);
+		expect(staticData).toEqual({});
+		// And it does not disturb an active state either.
+		await poll({ credentials, params: event, staticData });
+		const snapshot = JSON.stringify(staticData);
+		sb.clock.advance(MINUTE);
+		publishAt([T0 + 30_000]);
+		const manual = await poll({ credentials, params: event, staticData, mode: 'manual' });
+		expect(manual.items[0].publishedAt).toBe(new Date(T0 + 30_000).toISOString());
+		expect(JSON.stringify(staticData)).toBe(snapshot);
+		expect((await poll({ credentials, params: event, staticData })).items).toHaveLength(1);
+	});
+
+	test('Fetch Test Event with no post gives a clear message', async () => {
+		await start('data-cursor', false);
+		sb.state.account(DEFAULT_ACCOUNT_ID).posts = [];
+		let error: any;
+		try {
+			await poll({ credentials, params: event, staticData: {}, mode: 'manual' });
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/^No published post yet/);
+		expect(error.description).toMatch(/Publish a post/);
+	});
+});

@@ -1,0 +1,140 @@
+/**
+ * Dedupe proof. Zapier fires a polled item when its id is new: the first poll
+ * (made when the Zap is turned on) only seeds the set of seen ids, and each
+ * later poll fires the items whose id it has not seen. Both triggers are
+ * polled again and again against the sandbox while posts are published and
+ * drafts are scheduled and rescheduled; every event must fire exactly once,
+ * and a rescheduled draft exactly once more.
+ *
+ * Time: only Date is faked (timers stay real), so the app, the sandbox clock
+ * (which follows Date) and the test move together when the test advances it.
+ */
+import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
+import { bundle, run } from './helpers';
+
+const ONLY_DATE: any[] = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+];
+const MIN = 60_000;
+
+/** Zapier's rule: an id is new once; the first poll seeds. */
+class ZapierDedupe {
+	private readonly seen = new Set<string>();
+	private seeded = false;
+	readonly fired: string[] = [];
+
+	accept(items: Array<{ id: string }>): string[] {
+		const ids = items.map((i) => i.id);
+		expect(new Set(ids).size).toBe(ids.length); // a poll never repeats an id
+		if (!this.seeded) {
+			this.seeded = true;
+			ids.forEach((id) => this.seen.add(id));
+			return [];
+		}
+		const fresh = ids.filter((id) => !this.seen.has(id));
+		fresh.forEach((id) => this.seen.add(id));
+		this.fired.push(...fresh);
+		return fresh;
+	}
+}
+
+let sb: Sandbox;
+const auth = () => ({ apiKey: sb.keys.full, baseUrl: sb.baseUrl });
+const advance = (ms: number) => jest.setSystemTime(Date.now() + ms);
+
+beforeEach(async () => {
+	jest.useFakeTimers({ doNotFake: ONLY_DATE, now: Date.parse('2026-11-21T10:00:00Z') });
+	sb = await startSandbox({ clockTicks: true, now: Date.now() });
+});
+afterEach(async () => {
+	await sb.close();
+	jest.useRealTimers();
+});
+
+test('New Published Post: each published post fires exactly once', async () => {
+	const zap = new ZapierDedupe();
+	const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'newPublishedPost', bundle({}, meta, auth()));
+
+	expect(zap.accept(await poll({ isPopulatingDedupe: true }))).toEqual([]); // the 12 seeded posts are history
+
+	const schedule = async (text: string, inMinutes: number) =>
+		(await run('creates', 'createDraft', bundle({ text, scheduledAt: new Date(Date.now() + inMinutes * MIN).toISOString() }, {}, auth()))).id as string;
+	await schedule('First', 10);
+	await schedule('Second', 20);
+	await schedule('Third, published at the same instant as the second', 20);
+	expect(zap.accept(await poll())).toEqual([]);
+
+	const published: string[] = [];
+	for (let minute = 0; minute < 40; minute += 5) {
+		advance(5 * MIN);
+		published.push(...sb.publishDue().map((p) => p.id));
+		zap.accept(await poll());
+		zap.accept(await poll()); // the same moment polled twice fires nothing more
+	}
+	expect(published).toHaveLength(3);
+	expect([...zap.fired].sort()).toEqual([...published].sort());
+});
+
+test('Upcoming Scheduled Draft: each (draft, time) fires once; a rescheduled draft fires exactly once more', async () => {
+	const zap = new ZapierDedupe();
+	const input = { notifyBefore: 60, notifyBeforeUnit: 'minutes' };
+	const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'upcomingScheduledDraft', bundle(input, { timezone: 'Europe/Paris', ...meta }, auth()));
+	const createAt = async (text: string, inMinutes: number) =>
+		(await run('creates', 'createDraft', bundle({ text, scheduledAt: new Date(Date.now() + inMinutes * MIN).toISOString() }, {}, auth()))).id as string;
+	const reschedule = (id: string, inMinutes: number) => {
+		const draft = sb.state.account(DEFAULT_ACCOUNT_ID).drafts.find((d) => d.id === id);
+		if (!draft) throw new Error(`no draft ${id}`);
+		draft.scheduledAt = new Date(Date.now() + inMinutes * MIN).toISOString();
+		draft.updatedAt = new Date().toISOString();
+	};
+
+	expect(zap.accept(await poll({ isPopulatingDedupe: true }))).toEqual([]);
+	const a = await createAt('Draft A', 90);
+	const b = await createAt('Draft B', 150);
+
+	const firedAt: Record<string, number> = {};
+	const step = async (minutes: number) => {
+		advance(minutes * MIN);
+		sb.publishDue();
+		for (const id of zap.accept(await poll())) firedAt[id] = Date.now();
+	};
+
+	await step(15); // A at +75: not yet within the hour
+	expect(zap.fired).toEqual([]);
+	await step(20); // A at +55: fires
+	expect(zap.fired).toEqual([expect.stringMatching(new RegExp(`^${a}:`))]);
+	await step(5);
+	await step(5); // polled again while A stays in the window: nothing more
+
+	reschedule(a, 100); // A moves out of the window
+	await step(5);
+	expect(zap.fired).toHaveLength(1);
+	for (let i = 0; i < 12; i++) await step(5); // A comes back within the hour, B enters it; then both are published
+
+	const forA = zap.fired.filter((id) => id.startsWith(`${a}:`));
+	const forB = zap.fired.filter((id) => id.startsWith(`${b}:`));
+	expect(forA).toHaveLength(2); // the first time, and once more after the reschedule
+	expect(new Set(forA).size).toBe(2);
+	expect(forB).toHaveLength(1);
+	expect(zap.fired).toHaveLength(3);
+	// Each fired while its time still lay ahead, within the notice.
+	for (const id of zap.fired) {
+		const at = Date.parse(id.slice(id.indexOf(':') + 1));
+		expect(at).toBeGreaterThan(firedAt[id]);
+		expect(at - firedAt[id]).toBeLessThanOrEqual(60 * MIN);
+	}
+});

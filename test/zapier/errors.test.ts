@@ -1,0 +1,166 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import nock from 'nock';
+import { App, BASE, ORIGIN, appTester, bundle, details, rejection, run } from './helpers';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+const GEN = { proposals: ['A post.'], draftId: 'drf_1', creditsRemaining: 9 };
+
+describe('429: ThrottledError with the server delay', () => {
+	test('the app lets 429 reach afterResponse and the core (throwForThrottlingEarly: false)', () => {
+		expect((App as any).flags).toEqual({ throwForThrottlingEarly: false });
+	});
+
+	test('Retry-After in seconds', async () => {
+		nock(ORIGIN).post('/api/v1/generate').reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '120' });
+		const e = details(await rejection(run('creates', 'generatePost', bundle({ prompt: 'x' }))));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBe(120);
+		expect(e.message).toMatch(/Rate limit reached on generate: the service asks to wait 120 s/);
+	});
+
+	test('Retry-After as an HTTP date', async () => {
+		const at = new Date(Math.ceil((Date.now() + 90_000) / 1000) * 1000).toUTCString();
+		nock(ORIGIN).get('/api/v1/posts').query(true).reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': at });
+		const e = details(await rejection(run('triggers', 'newPublishedPost', bundle())));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBeGreaterThanOrEqual(85);
+		expect(e.delay).toBeLessThanOrEqual(91);
+	});
+
+	test('X-RateLimit-Reset as epoch seconds', async () => {
+		const reset = String(Math.ceil(Date.now() / 1000) + 45);
+		nock(ORIGIN).get('/api/v1/credits').reply(429, { message: 'slow down' }, { 'X-RateLimit-Reset': reset });
+		const e = details(await rejection(run('searches', 'findCreditBalance', bundle())));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBeGreaterThanOrEqual(40);
+		expect(e.delay).toBeLessThanOrEqual(46);
+	});
+
+	test('a short delay is waited out inside the step, and the call goes through', async () => {
+		nock(ORIGIN).post('/api/v1/generate').reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '0' });
+		nock(ORIGIN).post('/api/v1/generate').reply(200, GEN);
+		await expect(run('creates', 'generatePost', bundle({ prompt: 'x' }))).resolves.toMatchObject({ draftId: 'drf_1', creditsRemaining: 9 });
+		expect(nock.isDone()).toBe(true);
+	});
+
+	test('no delay given: ThrottledError with a default delay', async () => {
+		nock(ORIGIN).get('/api/v1/drafts').query(true).times(4).reply(429, 'Too Many Requests');
+		const e = details(await rejection(run('searches', 'findDraft', bundle({ search: 'x' }))));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBeGreaterThan(0);
+	}, 30_000);
+});
+
+describe('WORKFLOW_BUSY', () => {
+	test('retried within the step time, then the call goes through', async () => {
+		nock(ORIGIN).post('/api/v1/creation/validate').reply(409, { error: { code: 'WORKFLOW_BUSY', message: 'WORKFLOW_BUSY' } }, { 'Retry-After': '0' });
+		nock(ORIGIN).post('/api/v1/creation/validate').reply(200, { workflowId: 'wf_1', ready: true, verdict: { ready: true, score: 90 } });
+		await expect(run('creates', 'validatePost', bundle({ workflowId: 'wf_1' }))).resolves.toMatchObject({ workflowId: 'wf_1', ready: true });
+		expect(nock.isDone()).toBe(true);
+	});
+
+	test('a 200 carrying WORKFLOW_BUSY is recognised too', async () => {
+		nock(ORIGIN).post('/api/v1/creation/validate').reply(200, { code: 'WORKFLOW_BUSY' });
+		nock(ORIGIN).post('/api/v1/creation/validate').reply(200, { workflowId: 'wf_1', ready: false, verdict: { ready: false } });
+		await expect(run('creates', 'validatePost', bundle({ workflowId: 'wf_1' }))).resolves.toMatchObject({ ready: false });
+	});
+
+	test('still busy past the step budget: ThrottledError, so that Zapier retries the step later', async () => {
+		nock(ORIGIN).post('/api/v1/creation/refine').reply(409, { error: { code: 'WORKFLOW_BUSY', message: 'WORKFLOW_BUSY' } }, { 'Retry-After': '40' });
+		const e = details(await rejection(run('creates', 'refinePost', bundle({ workflowId: 'wf_1', instructionPreset: 'Make it shorter' }))));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBe(40);
+		expect(e.message).toMatch(/^WORKFLOW_BUSY: another operation is still running on this creation workflow/);
+	});
+});
+
+describe('other mappings', () => {
+	test('a 200 whose body carries an error is an error', async () => {
+		nock(ORIGIN).post('/api/v1/analyze').reply(200, { success: false, error: { code: 'ANALYSIS_FAILED', message: 'The analyzer is unavailable' } });
+		const e = details(await rejection(run('creates', 'analyzePost', bundle({ text: 'Some text' }))));
+		expect(e.name).toBe('AppError');
+		expect(e.code).toBe('ANALYSIS_FAILED');
+		expect(e.message).toMatch(/The analyzer is unavailable/);
+	});
+
+	test('input refused before any request names the field by its label', async () => {
+		const e = details(await rejection(run('creates', 'generatePost', bundle({ prompt: 'x', numProposals: 11 }))));
+		expect(e).toMatchObject({ name: 'AppError', code: 'VALIDATION_ERROR', status: 400 });
+		expect(e.message).toBe('Number of Proposals (numProposals): must be between 1 and 10, got 11.');
+	});
+
+	test('a timestamp without an offset is refused with an example', async () => {
+		const e = details(await rejection(run('creates', 'createDraft', bundle({ text: 'x', scheduledAt: '2030-01-01T09:00' }))));
+		expect(e.message).toMatch(/^Schedule At \(scheduledAt\): "2030-01-01T09:00" has no time zone/);
+	});
+
+	test("the service's own validation error keeps its message and field", async () => {
+		nock(ORIGIN)
+			.post('/api/v1/drafts')
+			.reply(400, { error: { code: 'VALIDATION_ERROR', message: 'scheduledAt must lie in the future', field: 'scheduledAt' } });
+		const e = details(await rejection(run('creates', 'createDraft', bundle({ text: 'x' }))));
+		expect(e).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
+		expect(e.message).toMatch(/scheduledAt must lie in the future/);
+	});
+
+	test('a 5xx on a paid call is not retried, and says to check before running again', async () => {
+		nock(ORIGIN).post('/api/v1/generate').once().reply(502, '<html><body>Bad gateway</body></html>');
+		const e = details(await rejection(run('creates', 'generatePost', bundle({ prompt: 'x' }))));
+		expect(e.status).toBe(502);
+		expect(e.message).toMatch(/not retried, because the call may already have been carried out/);
+	});
+
+	test('an unreachable service names the Base URL', async () => {
+		// A port that was just closed on 127.0.0.1: the connection is refused for real.
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const port = (server.address() as AddressInfo).port;
+		await new Promise((resolve) => server.close(resolve));
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const b = bundle({ name: 'x' }, {}, { apiKey: 'pw_live_x0123456789', baseUrl: `http://127.0.0.1:${port}/api/v1` });
+			const e = details(await rejection(run('searches', 'findWritingProfile', b)));
+			expect(e.message).toMatch(/could not reach the service \(ECONNREFUSED\)\. Check the Base URL/);
+		} finally {
+			nock.disableNetConnect();
+		}
+	}, 20_000);
+});
+
+describe('afterResponse maps requests made outside the core client the same way', () => {
+	const adHoc = (url: string, method = 'GET') => (z: any) => z.request({ url, method, body: method === 'POST' ? { prompt: 'x' } : undefined });
+
+	test('401 revoked', async () => {
+		nock(ORIGIN).get('/api/v1/account/profile').reply(401, { error: { message: 'API key has been revoked' } });
+		const e = details(await rejection(appTester(adHoc(`${BASE}/account/profile`), bundle())));
+		expect(e).toMatchObject({ code: 'AUTH_REVOKED', status: 401 });
+	});
+
+	test('429 with an HTTP date', async () => {
+		const at = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toUTCString();
+		nock(ORIGIN).post('/api/v1/generate').reply(429, { error: { message: 'Too many requests' } }, { 'Retry-After': at });
+		const e = details(await rejection(appTester(adHoc(`${BASE}/generate`, 'POST'), bundle())));
+		expect(e.name).toBe('ThrottledError');
+		expect(e.delay).toBeGreaterThanOrEqual(25);
+		expect(e.delay).toBeLessThanOrEqual(31);
+	});
+
+	test('403, WORKFLOW_BUSY and a 200 error body', async () => {
+		nock(ORIGIN).get('/api/v1/credits').reply(403, { message: 'Missing required scope: account:read' });
+		expect(details(await rejection(appTester(adHoc(`${BASE}/credits`), bundle())))).toMatchObject({ code: 'MISSING_SCOPE' });
+		nock(ORIGIN).post('/api/v1/creation/write').reply(409, { error: 'WORKFLOW_BUSY' }, { 'Retry-After': '3' });
+		expect(details(await rejection(appTester(adHoc(`${BASE}/creation/write`, 'POST'), bundle())))).toMatchObject({ name: 'ThrottledError', delay: 3 });
+		nock(ORIGIN).get('/api/v1/drafts').reply(200, { ok: false, error: 'Something broke' });
+		expect(details(await rejection(appTester(adHoc(`${BASE}/drafts`), bundle())))).toMatchObject({ name: 'AppError', message: expect.stringMatching(/Something broke/) });
+	});
+
+	test('responses of other hosts are left to Zapier', async () => {
+		nock('https://elsewhere.example').get('/x').reply(401, 'no');
+		const e = await rejection(appTester(adHoc('https://elsewhere.example/x'), bundle()));
+		expect(e.name).toBe('ResponseError');
+	});
+});

@@ -1,0 +1,87 @@
+import nock from 'nock';
+import { ORIGIN, bundle, details, rejection, run } from './helpers';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('Find Inspiration', () => {
+	test('passes search, minimum likes and format as filters', async () => {
+		nock(ORIGIN)
+			.get('/api/v1/inspirations')
+			.query({ search: 'fired', minLikes: '1000', format: 'text', limit: '25' })
+			.reply(200, { data: [{ id: 'ins_1', text: 'I was fired on a Tuesday…', likes: 5120, format: 'text' }] });
+		const out = await run('searches', 'findInspiration', bundle({ search: 'fired', minLikes: 1000, format: 'text' }));
+		expect(out).toEqual([{ id: 'ins_1', text: 'I was fired on a Tuesday…', likes: 5120, format: 'text' }]);
+	});
+
+	test('a miss is []', async () => {
+		nock(ORIGIN).get('/api/v1/inspirations').query(true).reply(200, { data: [] });
+		expect(await run('searches', 'findInspiration', bundle({ search: 'nothing like this' }))).toEqual([]);
+	});
+
+	test('a negative minimum is refused before any request', async () => {
+		const e = details(await rejection(run('searches', 'findInspiration', bundle({ minLikes: -1 }))));
+		expect(e.message).toMatch(/^Minimum Likes \(minLikes\): must be between 0 and/);
+	});
+});
+
+const DRAFTS = [
+	{ id: 'drf_1', text: 'Why we stopped estimating in story points', status: 'draft', scheduledAt: null },
+	{ id: 'drf_2', text: 'Three lessons from shipping our API in public', status: 'scheduled', scheduledAt: '2030-01-01T09:00:00.000Z' },
+];
+
+describe('Find Draft', () => {
+	test('by words of the text, by status, or by the draft picked', async () => {
+		nock(ORIGIN).get('/api/v1/drafts').query(true).times(3).reply(200, { data: DRAFTS });
+		expect((await run('searches', 'findDraft', bundle({ search: 'API public' }))).map((d: any) => d.id)).toEqual(['drf_2']);
+		expect((await run('searches', 'findDraft', bundle({ status: 'draft' }))).map((d: any) => d.id)).toEqual(['drf_1']);
+		expect((await run('searches', 'findDraft', bundle({ draftId: 'drf_1' }))).map((d: any) => d.id)).toEqual(['drf_1']);
+	});
+
+	test('a miss is []', async () => {
+		nock(ORIGIN).get('/api/v1/drafts').query(true).reply(200, { data: DRAFTS });
+		expect(await run('searches', 'findDraft', bundle({ search: 'no such words' }))).toEqual([]);
+	});
+
+	test('no criterion at all is refused', async () => {
+		const e = details(await rejection(run('searches', 'findDraft', bundle({}))));
+		expect(e.message).toMatch(/^Search Text \(search\): fill in Search Text, pick a Draft, or choose a Status/);
+	});
+});
+
+describe('Find Writing Profile', () => {
+	const PROFILES = [
+		{ id: 'wp_founder', name: 'Founder voice', active: true },
+		{ id: 'wp_storyteller', name: 'Storyteller', active: false },
+		{ id: 'wp_story_short', name: 'Story', active: false },
+	];
+	test('the exact name first, then names containing it; the active one', async () => {
+		nock(ORIGIN).get('/api/v1/writing-profiles').query(true).times(2).reply(200, { writingProfiles: PROFILES });
+		expect((await run('searches', 'findWritingProfile', bundle({ name: 'story' }))).map((p: any) => p.id)).toEqual(['wp_story_short', 'wp_storyteller']);
+		expect((await run('searches', 'findWritingProfile', bundle({ activeOnly: true }))).map((p: any) => p.id)).toEqual(['wp_founder']);
+	});
+
+	test('a miss is []', async () => {
+		nock(ORIGIN).get('/api/v1/writing-profiles').query(true).reply(200, { writingProfiles: PROFILES });
+		expect(await run('searches', 'findWritingProfile', bundle({ name: 'Poet' }))).toEqual([]);
+	});
+});
+
+describe('Find Account Profile, Find Credit Balance', () => {
+	test('the profile, with the balance as a number and the active writing profile', async () => {
+		nock(ORIGIN)
+			.get('/api/v1/account/profile')
+			.reply(200, { id: 'acc_1', name: 'Dana', email: 'd@example.com', credits: { balance: 42 }, writingProfiles: [{ id: 'wp_a', name: 'A', active: true }] });
+		const [profile] = await run('searches', 'findAccountProfile', bundle());
+		expect(profile).toMatchObject({ id: 'acc_1', name: 'Dana', credits: 42, activeWritingProfile: { id: 'wp_a', name: 'A' } });
+	});
+
+	test('the balance and the latest transactions', async () => {
+		const history = Array.from({ length: 30 }, (_, i) => ({ id: `tx_${30 - i}`, amount: -1, operation: 'generate', balanceAfter: 70 + i, createdAt: '2026-11-21T09:00:00.000Z' }));
+		nock(ORIGIN).get('/api/v1/credits').reply(200, { balance: 70, history });
+		const [credits] = await run('searches', 'findCreditBalance', bundle());
+		expect(credits).toMatchObject({ id: 'credits', balance: 70, lastTransaction: { id: 'tx_30' } });
+		expect(credits.history).toHaveLength(20);
+	});
+});

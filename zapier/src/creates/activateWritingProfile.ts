@@ -1,0 +1,8 @@
+import { createFromOperation } from './factory';
+
+export default createFromOperation({
+	key: 'activateWritingProfile',
+	operation: 'activateWritingProfile',
+	noun: 'Writing Profile',
+	description: 'Activates a writing profile for the next generations.',
+});

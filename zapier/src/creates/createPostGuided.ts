@@ -1,0 +1,122 @@
+/**
+ * Create Post (Guided): the whole creation workflow in one Zapier step, the
+ * counterpart of the MCP tool `generate_post`. Zapier stops a step at 30 s,
+ * so the run has a 25 s deadline; when it cannot finish, the error names the
+ * workflow and the step to continue with, so that the steps can go on by hand.
+ */
+import { defineCreate } from 'zapier-platform-core';
+import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
+import { getOperation, runGuided } from '../../../shared';
+import type { GuidedInput, IdeaSelection } from '../../../shared';
+import { clientFor } from '../client';
+import { withErrors } from '../errors';
+import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
+
+/** Time the run may take, of Zapier's 30 s. */
+export const GUIDED_DEADLINE_MS = 25_000;
+
+type Obj = Record<string, unknown>;
+
+function text(v: unknown): string | undefined {
+	return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+function int(v: unknown): number | undefined {
+	if (typeof v === 'number') return v;
+	if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) return Number(v);
+	return undefined;
+}
+
+export function guidedInputOf(input: Obj): GuidedInput {
+	const answers = Array.isArray(input.answers)
+		? input.answers.filter((a): a is string => typeof a === 'string')
+		: typeof input.answers === 'string' && input.answers.trim() !== ''
+			? [input.answers]
+			: undefined;
+	return {
+		topic: String(input.topic ?? ''),
+		context: text(input.context),
+		preferences: text(input.preferences),
+		language: text(input.language),
+		ideaSelection: (text(input.ideaSelection) as IdeaSelection | undefined) ?? 'first',
+		ideaIndex: int(input.ideaIndex),
+		ideaMatch: text(input.ideaMatch),
+		answers,
+		maxRefinements: int(input.maxRefinements) ?? 2,
+		refineInstruction: text(input.refineInstruction),
+	};
+}
+
+const inputFields: PlainInputField[] = [
+	...inputFieldsFor('creationIdeas'),
+	{
+		key: 'ideaSelection',
+		label: 'Idea Choice',
+		helpText: 'Which of the proposed ideas to write: the first, the one at a number, or the first whose text contains some words.',
+		required: false,
+		default: 'first',
+		choices: [
+			{ value: 'first', sample: 'first', label: 'The First Idea' },
+			{ value: 'index', sample: 'index', label: 'The Idea at a Number' },
+			{ value: 'match', sample: 'match', label: 'The First Idea Containing Some Words' },
+		],
+		altersDynamicFields: false,
+	},
+	{ key: 'ideaIndex', label: 'Idea Number', type: 'integer', required: false, helpText: 'With "The Idea at a Number": 1 for the first idea, 2 for the second, and so on.' },
+	{ key: 'ideaMatch', label: 'Idea Text to Match', type: 'string', required: false, helpText: 'With "The First Idea Containing Some Words": the words to look for.' },
+	{
+		key: 'answers',
+		label: 'Answers',
+		type: 'text',
+		list: true,
+		required: false,
+		helpText: 'Answers to the questions, in the order they are asked. A question without an answer gets the topic and context.',
+	},
+	{ key: 'maxRefinements', label: 'Maximum Refinements', type: 'integer', required: false, default: '2', helpText: 'How many times the text may be refined while it is not ready, from 0 to 5.' },
+	{ key: 'refineInstruction', label: 'Refine Instruction', type: 'string', required: false, helpText: 'An instruction added to each refinement, for example "keep it under 200 words".' },
+];
+
+const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const deadline = Date.now() + GUIDED_DEADLINE_MS;
+	const client = clientFor(z, bundle, { deadline });
+	const result = await runGuided(client, guidedInputOf(bundle.inputData as Obj), {
+		deadline,
+		onStep: (step, workflowId) => z.console.log(`Create Post (Guided): ${step}${workflowId ? ` (workflow ${workflowId})` : ''}`),
+	});
+	return result;
+}, inputFields);
+
+const ideas = getOperation('creationIdeas').sample as { ideas: Obj[] };
+const questions = getOperation('creationPrepare').sample as { questions: Obj[] };
+const validated = getOperation('creationValidate').sample as { verdict: Obj };
+
+export default defineCreate({
+	key: 'createPostGuided',
+	noun: 'Post',
+	display: {
+		label: 'Create Post (Guided)',
+		description:
+			'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
+	},
+	operation: {
+		inputFields,
+		perform,
+		sample: {
+			workflowId: 'wf_2b7c90',
+			text: sampleFor('creationRefine').text,
+			ready: true,
+			verdict: validated.verdict,
+			idea: ideas.ideas[0],
+			questions: [{ ...questions.questions[0], answer: 'Fewer meetings, and written updates every Friday.' }],
+			refinements: 0,
+		},
+		outputFields: outputFieldsFor('creationValidate', [
+			{ key: 'text', label: 'Text' },
+			{ key: 'idea__id', label: 'Idea ID' },
+			{ key: 'idea__title', label: 'Idea Title' },
+			{ key: 'questions[]question', label: 'Question' },
+			{ key: 'questions[]answer', label: 'Answer' },
+			{ key: 'refinements', label: 'Refinements', type: 'integer' },
+		]),
+	},
+});

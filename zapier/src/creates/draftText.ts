@@ -1,0 +1,31 @@
+/** "Text, or pick a draft": the analyze, rewrite and virality creates accept either. */
+import type { PlainInputField } from 'zapier-platform-core';
+import { ValidationError } from '../../../shared';
+import type { PostWriterClient } from '../../../shared';
+import { DROPDOWNS } from '../fields';
+
+type Obj = Record<string, unknown>;
+
+export const TEXT_OR_DRAFT = {
+	text: { required: false, helpText: 'The text of the post. Leave empty to use the text of the draft picked below.' },
+} as const;
+
+export const DRAFT_FIELD: PlainInputField = {
+	key: 'draftId',
+	label: 'Draft',
+	helpText: 'Instead of Text: a draft whose text is used.',
+	required: false,
+	dynamic: DROPDOWNS.listDrafts.dynamic,
+	search: DROPDOWNS.listDrafts.search,
+};
+
+/** Fills `text` from the picked draft when Text is empty. */
+export async function textOrDraft(input: Obj, client: PostWriterClient, operation: string): Promise<Obj> {
+	if (typeof input.text === 'string' && input.text.trim() !== '') return input;
+	const id = typeof input.draftId === 'string' ? input.draftId.trim() : '';
+	if (!id) throw new ValidationError('text', 'is required: fill in Text, or pick a Draft whose text is used.', operation);
+	const drafts = await client.listDrafts({}, { limit: 1000 });
+	const draft = drafts.find((d) => d.id === id);
+	if (!draft) throw new ValidationError('draftId', `no draft "${id}" was found in the account; pick one from the list.`, operation);
+	return { ...input, text: draft.text };
+}

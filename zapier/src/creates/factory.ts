@@ -1,0 +1,69 @@
+/**
+ * The generic create: one catalogue operation becomes one Zapier create.
+ * Input fields, sample and output fields come from the catalogue; the
+ * perform validates through the core client, calls, and returns the
+ * normalised output. A create file only adds what Zapier needs beyond that.
+ */
+import { defineCreate } from 'zapier-platform-core';
+import type { Bundle, LockObject, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
+import { getOperation } from '../../../shared';
+import type { OperationKey, PostWriterClient } from '../../../shared';
+import { clientFor } from '../client';
+import { withErrors } from '../errors';
+import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
+import type { FieldOverrides } from '../fields';
+
+type Obj = Record<string, unknown>;
+
+export interface OperationCreate {
+	/** Zapier key; never changes once published. */
+	key: string;
+	/** Catalogue operation. */
+	operation: OperationKey;
+	/** Singular noun: "creates a new <noun>". */
+	noun: string;
+	/** Defaults to the catalogue name. */
+	label?: string;
+	/** Starts with a verb, ends with a period. Defaults to the catalogue description. */
+	description?: string;
+	fields?: FieldOverrides;
+	/** Fields added after the catalogue's (e.g. a dropdown that fills a catalogue field). */
+	extraFields?: PlainInputField[];
+	/** Turns the Zapier input into the operation's input (defaults to bundle.inputData). */
+	prepare?: (input: Obj, context: { z: ZObject; bundle: Bundle; client: PostWriterClient }) => Obj | Promise<Obj>;
+	/** Adds fields to the output for mapping (e.g. the first proposal). */
+	shape?: (output: Obj, input: Obj) => Obj;
+	extraOutputFields?: PlainOutputField[];
+	extraSample?: Obj;
+	lock?: LockObject;
+}
+
+export function createFromOperation(def: OperationCreate) {
+	const spec = getOperation(def.operation);
+	const inputFields = [...inputFieldsFor(def.operation, def.fields), ...(def.extraFields ?? [])];
+	const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+		const client = clientFor(z, bundle);
+		const raw = { ...(bundle.inputData ?? {}) } as Obj;
+		const input = def.prepare ? await def.prepare(raw, { z, bundle, client }) : raw;
+		const output = (await client.call(def.operation, input)) as Obj;
+		return def.shape ? def.shape(output, input) : output;
+	}, inputFields);
+	return defineCreate({
+		key: def.key,
+		noun: def.noun,
+		display: {
+			label: def.label ?? spec.name,
+			description: def.description ?? spec.description,
+		},
+		operation: {
+			inputFields,
+			perform,
+			sample: sampleFor(def.operation, def.extraSample),
+			outputFields: outputFieldsFor(def.operation, def.extraOutputFields),
+			...(def.lock ? { lock: def.lock } : {}),
+		},
+	});
+}
+
+/** Lock that serialises the steps of one creation workflow, per connection (no WORKFLOW_BUSY from parallel Zap runs). */
+export const WORKFLOW_LOCK: LockObject = { key: 'creation-workflow-{{bundle.inputData.workflowId}}', scope: ['auth'], timeout: 60 };

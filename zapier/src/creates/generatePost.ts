@@ -1,0 +1,16 @@
+import { createFromOperation } from './factory';
+
+type Obj = Record<string, unknown>;
+
+export default createFromOperation({
+	key: 'generatePost',
+	operation: 'generate',
+	noun: 'Post',
+	description: 'Creates post proposals from a prompt and saves the first one as a draft by default. Costs 1 credit.',
+	shape: (output: Obj) => {
+		const proposals = Array.isArray(output.proposals) ? output.proposals : [];
+		return { ...output, firstProposal: proposals[0] ?? null };
+	},
+	extraOutputFields: [{ key: 'firstProposal', label: 'First Proposal' }],
+	extraSample: { firstProposal: 'Three lessons from shipping our API in public…' },
+});

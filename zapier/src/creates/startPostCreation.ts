@@ -1,0 +1,19 @@
+import { createFromOperation } from './factory';
+
+type Obj = Record<string, unknown>;
+
+export default createFromOperation({
+	key: 'startPostCreation',
+	operation: 'creationIdeas',
+	noun: 'Creation Workflow',
+	description: 'Creates a guided creation workflow for a topic and returns ideas to choose from; continue with Prepare Post.',
+	shape: (output: Obj) => {
+		const ideas = Array.isArray(output.ideas) ? (output.ideas as Obj[]) : [];
+		return { ...output, firstIdeaId: ideas[0]?.id ?? null, firstIdeaTitle: ideas[0]?.title ?? null };
+	},
+	extraOutputFields: [
+		{ key: 'firstIdeaId', label: 'First Idea ID' },
+		{ key: 'firstIdeaTitle', label: 'First Idea Title' },
+	],
+	extraSample: { firstIdeaId: 'idea_1', firstIdeaTitle: 'The meeting we deleted' },
+});

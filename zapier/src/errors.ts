@@ -1,0 +1,133 @@
+/**
+ * The one place where the core's typed errors become Zapier errors.
+ *
+ * - authentication (the four 401 messages): z.errors.Error, with the core's
+ *   hint (a revoked or expired key: create a new one and replace it);
+ * - missing scope (403): z.errors.Error naming the scope;
+ * - rate limit (429) and WORKFLOW_BUSY left over after the in-step retries:
+ *   z.errors.ThrottledError with the server's delay, so Zapier retries later;
+ * - validation: z.errors.Error naming the field (its label and its key);
+ * - everything else: z.errors.Error with the core's message, code and status.
+ */
+import type { ZObject } from 'zapier-platform-core';
+import {
+	AuthenticationError,
+	BRAND,
+	GuidedIncompleteError,
+	MissingScopeError,
+	OPERATION_KEYS,
+	PostWriterError,
+	RateLimitedError,
+	ValidationError,
+	WorkflowBusyError,
+	getOperation,
+	redact,
+} from '../../shared';
+
+/** Zapier's own error classes pass through untouched. */
+const ZAPIER_ERROR_NAMES = new Set([
+	'AppError',
+	'ThrottledError',
+	'HaltedError',
+	'ExpiredAuthError',
+	'RefreshAuthError',
+	'ResponseError',
+	'CheckError',
+	'StopRequestError',
+]);
+
+/** Fallback delay (s) when the server gave none. */
+export const DEFAULT_THROTTLE_SECONDS = 60;
+
+/** Label of a field, looked up in the catalogue (the operation's first, then any). */
+export function fieldLabel(field: string, operation?: string): string | undefined {
+	const base = field.replace(/\[.*$/, '');
+	const ops = operation && (OPERATION_KEYS as string[]).includes(operation) ? [operation] : [];
+	for (const key of [...ops, ...OPERATION_KEYS]) {
+		const spec = getOperation(key as (typeof OPERATION_KEYS)[number]).fields.find((f) => f.name === base);
+		if (spec) return spec.label;
+	}
+	const extra: Record<string, string> = {
+		baseUrl: 'Base URL',
+		apiKey: 'API Key',
+		notifyBefore: 'Notify Before',
+		ideaIndex: 'Idea Number',
+		ideaMatch: 'Idea Text to Match',
+		maxRefinements: 'Maximum Refinements',
+		instructionPreset: 'Instruction',
+		customInstruction: 'Custom Instruction',
+		draftId: 'Draft',
+	};
+	return extra[base];
+}
+
+/** The 401 message in Zapier's words: the server's reason, then what to do with the connection. */
+function authMessage(e: AuthenticationError): string {
+	const server = (e.serverMessage ?? 'Authentication failed').replace(/\.$/, '');
+	const where = `${BRAND.displayName} under ${BRAND.keysLocation}`;
+	const account = `your ${BRAND.displayName} account in Zapier`;
+	const todo =
+		e.reason === 'revoked' || e.reason === 'expired'
+			? `This key can no longer be used: create a new key in ${where}, then reconnect ${account} and replace the key with the new one.`
+			: e.reason === 'missing'
+				? `Reconnect ${account} and paste the full API key, exactly as ${BRAND.displayName} showed it when it was created in ${where}.`
+				: `Check the API key of the connection, or create a new key in ${where} and reconnect ${account} with it.`;
+	return redact(`${server}. ${todo}`);
+}
+
+function codeFor(e: PostWriterError): string {
+	if (e instanceof AuthenticationError) return `AUTH_${e.reason.toUpperCase()}`;
+	return (e.code ?? e.kind).toUpperCase();
+}
+
+function seconds(ms: number | undefined): number {
+	return ms === undefined ? DEFAULT_THROTTLE_SECONDS : Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Fields of the action that failed, whose labels name a field in a validation error. */
+export type FieldLabels = ReadonlyArray<{ key: string; label?: string }>;
+
+/** Maps any error thrown inside a perform to the error Zapier should see. */
+export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = []): Error {
+	if (error instanceof Error && ZAPIER_ERROR_NAMES.has(error.name)) return error;
+	if (!(error instanceof PostWriterError)) {
+		const message = error instanceof Error ? error.message : String(error);
+		return new z.errors.Error(redact(message), 'UNEXPECTED_ERROR');
+	}
+	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
+		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs));
+	}
+	if (error instanceof ValidationError) {
+		const own = fields.find((f) => f.key === error.field.replace(/\[.*$/, ''))?.label;
+		const label = own ?? fieldLabel(error.field, error.operation);
+		const problem = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
+		const name = label && label !== error.field ? `${label} (${error.field})` : error.field;
+		return new z.errors.Error(`${name}: ${problem}`, 'VALIDATION_ERROR', 400);
+	}
+	if (error instanceof AuthenticationError) {
+		return new z.errors.Error(authMessage(error), codeFor(error), 401);
+	}
+	if (error instanceof MissingScopeError) {
+		const message = error.scope
+			? `The API key lacks the scope "${error.scope}" (${error.serverMessage ?? 'Forbidden'}). Create a key that includes "${error.scope}" in ${BRAND.displayName} under ${BRAND.keysLocation}, then reconnect your ${BRAND.displayName} account in Zapier with it.`
+			: `${error.serverMessage ?? 'Forbidden'}. Create a key with the needed scopes in ${BRAND.displayName} under ${BRAND.keysLocation}, then reconnect your ${BRAND.displayName} account in Zapier with it.`;
+		return new z.errors.Error(redact(message), 'MISSING_SCOPE', 403);
+	}
+	if (error instanceof GuidedIncompleteError) {
+		return new z.errors.Error(error.message, 'GUIDED_INCOMPLETE', error.status);
+	}
+	return new z.errors.Error(error.message, codeFor(error), error.status);
+}
+
+type Perform<B, R> = (z: ZObject, bundle: B) => Promise<R>;
+
+/** Wraps a perform so that every error leaves it through toZapierError (`fields`: the action's input fields, for labels). */
+export function withErrors<B, R>(perform: Perform<B, R>, fields: FieldLabels = []): Perform<B, R> {
+	return async (z, bundle) => {
+		try {
+			return await perform(z, bundle);
+		} catch (e) {
+			throw toZapierError(z, e, fields);
+		}
+	};
+}

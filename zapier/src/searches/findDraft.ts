@@ -1,0 +1,61 @@
+/** Find Draft: a draft picked in the dropdown, or found by words of its text and its status; a miss is []. */
+import { defineSearch } from 'zapier-platform-core';
+import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
+import { ValidationError } from '../../../shared';
+import type { Draft } from '../../../shared';
+import { clientFor } from '../client';
+import { withErrors } from '../errors';
+import { DROPDOWNS, outputFieldsFor, sampleFor } from '../fields';
+
+/** Drafts read at most for one search. */
+export const SCAN_LIMIT = 1000;
+
+export function matchDrafts(drafts: Draft[], input: { draftId?: unknown; search?: unknown; status?: unknown }): Draft[] {
+	const id = typeof input.draftId === 'string' ? input.draftId.trim() : '';
+	const words = typeof input.search === 'string' ? input.search.toLowerCase().split(/\s+/).filter(Boolean) : [];
+	const status = typeof input.status === 'string' ? input.status.trim() : '';
+	return drafts.filter(
+		(d) =>
+			(!id || String(d.id) === id) &&
+			(!status || d.status === status) &&
+			words.every((w) => String(d.text ?? '').toLowerCase().includes(w)),
+	);
+}
+
+const inputFields: PlainInputField[] = [
+	{ key: 'search', label: 'Search Text', type: 'string', required: false, helpText: 'Words that the text of the draft contains, all of them.' },
+	{
+		key: 'status',
+		label: 'Status',
+		required: false,
+		helpText: 'Only drafts in this state.',
+		choices: [
+			{ value: 'draft', sample: 'draft', label: 'Draft (Not Scheduled)' },
+			{ value: 'scheduled', sample: 'scheduled', label: 'Scheduled' },
+		],
+	},
+	{ key: 'draftId', label: 'Draft', required: false, helpText: 'Or pick the draft itself.', dynamic: DROPDOWNS.listDrafts.dynamic },
+];
+
+const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const input = bundle.inputData as Record<string, unknown>;
+	const given = ['draftId', 'search', 'status'].some((k) => typeof input[k] === 'string' && (input[k] as string).trim() !== '');
+	if (!given) throw new ValidationError('search', 'fill in Search Text, pick a Draft, or choose a Status.', 'listDrafts');
+	const drafts = await clientFor(z, bundle).listDrafts(undefined, { limit: SCAN_LIMIT });
+	return matchDrafts(drafts, input).map((d) => ({ ...d, id: String(d.id) }));
+}, inputFields);
+
+export default defineSearch({
+	key: 'findDraft',
+	noun: 'Draft',
+	display: {
+		label: 'Find Draft',
+		description: 'Finds a draft or scheduled post by words of its text or by status, the newest first.',
+	},
+	operation: {
+		inputFields,
+		perform,
+		sample: sampleFor('listDrafts'),
+		outputFields: outputFieldsFor('listDrafts', [{ key: 'updatedAt', label: 'Updated At', type: 'datetime' }]),
+	},
+});

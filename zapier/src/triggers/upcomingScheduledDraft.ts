@@ -1,0 +1,103 @@
+/**
+ * Upcoming Scheduled Draft: fires when a scheduled draft comes within the
+ * chosen time of its publication. The calendar is read over the days that
+ * cover [now, now + notice] in the user's zone (bundle.meta.timezone) and in
+ * UTC; only future times within the notice are returned, soonest first.
+ * `id` = `${draftId}:${scheduledAt}`, so a rescheduled draft fires again.
+ */
+import { defineTrigger } from 'zapier-platform-core';
+import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
+import { MAX_LOOKAHEAD_MS, ValidationError, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
+import { clientFor } from '../client';
+import { withErrors } from '../errors';
+import { outputFieldsFor, sampleFor } from '../fields';
+import { calendarWindowInZone, isoInZone, zoneOf } from '../time';
+
+type Unit = 'minutes' | 'hours' | 'days';
+const UNITS: Unit[] = ['minutes', 'hours', 'days'];
+const MAX_NOTICE_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
+
+export function noticeOf(input: Record<string, unknown>): number {
+	const raw = input.notifyBefore ?? 60;
+	const amount = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+	const unit = (typeof input.notifyBeforeUnit === 'string' && input.notifyBeforeUnit !== '' ? input.notifyBeforeUnit : 'minutes') as Unit;
+	if (!UNITS.includes(unit)) throw new ValidationError('notifyBeforeUnit', `must be one of ${UNITS.join(', ')}, got "${unit}".`);
+	if (!Number.isInteger(amount) || amount < 1) {
+		throw new ValidationError('notifyBefore', `must be a whole number of ${unit} of at least 1, got ${JSON.stringify(raw)}.`);
+	}
+	return lookaheadMs(amount, unit); // the core bounds it (MAX_LOOKAHEAD_MS)
+}
+
+const inputFields: PlainInputField[] = [
+	{
+		key: 'notifyBefore',
+		label: 'Notify Before',
+		type: 'integer',
+		required: true,
+		default: '60',
+		helpText: `How long before the scheduled time the Zap runs, in the unit below (at most ${MAX_NOTICE_DAYS} days).`,
+	},
+	{
+		key: 'notifyBeforeUnit',
+		label: 'Unit',
+		required: true,
+		default: 'minutes',
+		choices: [
+			{ value: 'minutes', sample: 'minutes', label: 'Minutes' },
+			{ value: 'hours', sample: 'hours', label: 'Hours' },
+			{ value: 'days', sample: 'days', label: 'Days' },
+		],
+	},
+];
+
+const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const notice = noticeOf(bundle.inputData as Record<string, unknown>);
+	const zone = zoneOf(bundle.meta);
+	const now = Date.now();
+	const calendar = await clientFor(z, bundle).calendar(calendarWindowInZone(now, notice, zone));
+	return upcomingEntries(calendar.entries, now, notice).map((entry) => {
+		const at = Date.parse(entry.date);
+		return {
+			id: upcomingKey(entry),
+			draftId: entry.draftId ?? entry.id,
+			text: entry.text ?? '',
+			scheduledAt: new Date(at).toISOString(),
+			scheduledAtLocal: isoInZone(at, zone),
+			timezone: zone,
+			minutesUntil: Math.max(0, Math.round((at - now) / 60_000)),
+		};
+	});
+}, inputFields);
+
+const draft = sampleFor('listDrafts');
+
+export default defineTrigger({
+	key: 'upcomingScheduledDraft',
+	noun: 'Scheduled Draft',
+	display: {
+		label: 'Upcoming Scheduled Draft',
+		description: 'Triggers when a scheduled draft is due for publication within the time you choose; a rescheduled draft triggers again.',
+	},
+	operation: {
+		type: 'polling',
+		inputFields,
+		perform,
+		sample: {
+			id: `${draft.id}:${draft.scheduledAt}`,
+			draftId: draft.id,
+			text: draft.text,
+			scheduledAt: draft.scheduledAt,
+			scheduledAtLocal: '2026-11-24T09:30:00+01:00',
+			timezone: 'Europe/Paris',
+			minutesUntil: 45,
+		},
+		outputFields: [
+			{ key: 'id', label: 'Event ID (Draft and Time)' },
+			...outputFieldsFor('listDrafts').filter((f) => ['text', 'scheduledAt'].includes(f.key)),
+			{ key: 'draftId', label: 'Draft ID' },
+			{ key: 'scheduledAtLocal', label: 'Scheduled At (Your Time Zone)', type: 'datetime' },
+			{ key: 'timezone', label: 'Time Zone' },
+			{ key: 'minutesUntil', label: 'Minutes Until Publication', type: 'integer' },
+		],
+	},
+});
