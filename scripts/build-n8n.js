@@ -5,7 +5,7 @@
  *     (dist/n8n/... and dist/shared/...; the core is inlined, no runtime dependency);
  *   - svg icons and *.node.json codex files are copied next to the compiled files;
  *   - every path of the package.json "n8n" field is checked to exist.
- * Usage: node scripts/build-n8n.js [--n8n-only]
+ * Usage: node scripts/build-n8n.js   (npm run build also builds the Zapier app)
  */
 'use strict';
 const fs = require('node:fs');
@@ -61,8 +61,6 @@ function buildN8n() {
 
 function main() {
 	buildN8n();
-	if (process.argv.includes('--n8n-only')) return;
-	// ---- Zapier app build: the lead chains it here (e.g. a require of scripts/build-zapier.js). ----
 }
 
 try {

@@ -114,7 +114,7 @@ async function ensureN8n() {
 
 /** Builds the package (n8n part) and packs it; returns { tarball, files }. */
 function buildAndPack(dest) {
-	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js'), '--n8n-only'], { cwd: ROOT, stdio: 'inherit' });
+	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js')], { cwd: ROOT, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('build failed');
 	fs.mkdirSync(dest, { recursive: true });
 	const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });

@@ -15,5 +15,6 @@ module.exports = {
 	globalSetup: '<rootDir>/test/chaos/global-setup.js',
 	reporters: [['<rootDir>/test/chaos/log-reporter.js', { name: 'chaos' }], 'default'],
 	testTimeout: 60000,
-	maxWorkers: 2,
+	// The suite mostly waits (Retry-After, backoff, held connections): 3 workers fit 2 cores.
+	maxWorkers: 3,
 };
