@@ -16,6 +16,10 @@
  *   3. Footprint: time to require the built Zapier app and the built n8n
  *      modules in fresh node processes (median of 5), and `npm pack` sizes.
  *
+ * Run with ts-node --prefer-ts-exts: n8n/nodes/PostWriter/PostWriter.node.json
+ * (the codex file) sits next to PostWriter.node.ts, and Node's own resolution
+ * would load the .json for `./PostWriter.node`.
+ *
  * Options: --n <items> (100), --q <per second> (10), --no-write (do not
  * touch docs/benchmarks.md), --build (rebuild first; otherwise builds only
  * when dist/ or zapier/dist/ is missing).
@@ -507,7 +511,7 @@ async function main() {
 		const notes = /<!-- notes -->[\s\S]*$/.exec(previous)?.[0] ?? '<!-- notes -->\n';
 		const header =
 			'# Benchmarks\n\n' +
-			'Produced by `npm run bench` (`scripts/bench.ts`, run with `ts-node --transpile-only`), against the sandbox on 127.0.0.1. ' +
+			'Produced by `npm run bench` (`scripts/bench.ts`, run with `ts-node --transpile-only --prefer-ts-exts`), against the sandbox on 127.0.0.1. ' +
 			'The figures below are rewritten by each run; the notes at the end are kept.\n\n' +
 			`Run of ${new Date().toISOString()}: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\`, ${build}.\n\n` +
 			table(['machine', ''], [

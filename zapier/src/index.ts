@@ -4,7 +4,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defineApp, version as platformVersion } from 'zapier-platform-core';
+import { defineApp, platformVersion } from './define';
 import { BRAND } from '../../shared';
 import authentication from './authentication';
 import { afters, befores } from './middleware';
@@ -49,7 +49,7 @@ function appVersion(): string {
 
 export default defineApp({
 	version: appVersion(),
-	platformVersion,
+	platformVersion: platformVersion(),
 	authentication,
 	beforeRequest: [...befores],
 	afterResponse: [...afters],

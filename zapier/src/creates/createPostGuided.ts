@@ -4,7 +4,7 @@
  * so the run has a 25 s deadline; when it cannot finish, the error names the
  * workflow and the step to continue with, so that the steps can go on by hand.
  */
-import { defineCreate } from 'zapier-platform-core';
+import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { getOperation, runGuided } from '../../../shared';
 import type { GuidedInput, IdeaSelection } from '../../../shared';

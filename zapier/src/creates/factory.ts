@@ -4,7 +4,7 @@
  * perform validates through the core client, calls, and returns the
  * normalised output. A create file only adds what Zapier needs beyond that.
  */
-import { defineCreate } from 'zapier-platform-core';
+import { defineCreate } from '../define';
 import type { Bundle, LockObject, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
 import { getOperation } from '../../../shared';
 import type { OperationKey, PostWriterClient } from '../../../shared';

@@ -1,5 +1,5 @@
 /** Find Account Profile: the account of the connected key, with its credit balance and active writing profile. */
-import { defineSearch } from 'zapier-platform-core';
+import { defineSearch } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { AccountProfile } from '../../../shared';
 import { clientFor } from '../client';

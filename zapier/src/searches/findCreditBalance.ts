@@ -1,5 +1,5 @@
 /** Find Credit Balance: the balance and the latest credit transactions. */
-import { defineSearch } from 'zapier-platform-core';
+import { defineSearch } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';

@@ -1,5 +1,5 @@
 /** Find Draft: a draft picked in the dropdown, or found by words of its text and its status; a miss is []. */
-import { defineSearch } from 'zapier-platform-core';
+import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { ValidationError } from '../../../shared';
 import type { Draft } from '../../../shared';

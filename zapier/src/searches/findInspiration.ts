@@ -1,5 +1,5 @@
 /** Find Inspiration: saved inspiring posts by words, minimum likes and format; a miss is []. */
-import { defineSearch } from 'zapier-platform-core';
+import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';

@@ -1,5 +1,5 @@
 /** Find Writing Profile: by name (an exact name first, then names containing the words); a miss is []. */
-import { defineSearch } from 'zapier-platform-core';
+import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { WritingProfile } from '../../../shared';
 import { clientFor } from '../client';

@@ -1,5 +1,5 @@
 /** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`). */
-import { defineTrigger } from 'zapier-platform-core';
+import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Draft } from '../../../shared';
 import { clientFor } from '../client';

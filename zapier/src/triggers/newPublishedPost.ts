@@ -3,7 +3,7 @@
  * with `id` = the post id. Zapier's dedupe (an id fires once; the first poll
  * only seeds) turns that into "each published post fires exactly once".
  */
-import { defineTrigger } from 'zapier-platform-core';
+import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { stampPosts } from '../../../shared';
 import { clientFor } from '../client';

@@ -5,7 +5,7 @@
  * UTC; only future times within the notice are returned, soonest first.
  * `id` = `${draftId}:${scheduledAt}`, so a rescheduled draft fires again.
  */
-import { defineTrigger } from 'zapier-platform-core';
+import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { MAX_LOOKAHEAD_MS, ValidationError, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
 import { clientFor } from '../client';

@@ -1,5 +1,5 @@
 /** Hidden trigger feeding the Writing Profile dropdowns. */
-import { defineTrigger } from 'zapier-platform-core';
+import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
