@@ -27,11 +27,23 @@ const KEY_PATTERNS: RegExp[] = [
 	/\b[A-Za-z]{2,12}_live_[A-Za-z0-9_-]{6,}\b/g,
 ];
 
+/** Secrets registered by clients, most recent last; bounded so a long-lived worker serving many credentials stays small. */
 const extraSecrets = new Set<string>();
+export const MAX_REGISTERED_SECRETS = 64;
 
-/** Registers a secret (an API key) so that no error message ever contains it. */
+/**
+ * Registers a secret (an API key) so that no error message ever contains it.
+ * Keys in the spec's format are redacted by pattern anyway; the registry also
+ * covers keys of another shape. The oldest registration goes first past the bound.
+ */
 export function registerSecret(secret: string | undefined): void {
-	if (secret && secret.length >= 6) extraSecrets.add(secret);
+	if (!secret || secret.length < 6) return;
+	extraSecrets.delete(secret);
+	extraSecrets.add(secret);
+	if (extraSecrets.size > MAX_REGISTERED_SECRETS) {
+		const oldest = extraSecrets.values().next().value;
+		if (oldest !== undefined) extraSecrets.delete(oldest);
+	}
 }
 
 export function redact(text: string): string {

@@ -11,8 +11,11 @@ import {
 	TimeoutError,
 	WorkflowBusyError,
 	WorkflowStateError,
+	MAX_REGISTERED_SECRETS,
 	extractErrorInfo,
 	parseRetryDelay,
+	redact,
+	registerSecret,
 } from '../../shared';
 import { TEST_KEY, caught, nockClient } from '../helpers/fake';
 
@@ -195,4 +198,11 @@ test('the API key never appears, even when the server echoes it', async () => {
 	const e = await caught(client.credits({}));
 	expectNoKey(e);
 	expect(e.message).toContain('[redacted]');
+});
+
+test('the secret registry is bounded and keeps the most recent keys', () => {
+	const keys = Array.from({ length: MAX_REGISTERED_SECRETS + 10 }, (_, i) => `custom-secret-${String(i).padStart(4, '0')}`);
+	keys.forEach(registerSecret);
+	expect(redact(`a ${keys[keys.length - 1]} b`)).toBe('a [redacted] b');
+	expect(redact(`a ${keys[0]} b`)).toBe(`a ${keys[0]} b`);
 });
