@@ -3,8 +3,8 @@
  * Prints BASE_URL=…, KEY_FULL=…, KEY_READONLY=…, KEY_REVOKED=…, KEY_EXPIRED=…
  * (one per line, on stdout), then serves until SIGINT or SIGTERM.
  */
-import { startSandbox } from './server';
-import type { ErrorShape, ListShape, RetryHeader, SandboxOptions } from './server';
+import { LIST_ORDERS, startSandbox } from './server';
+import type { ErrorShape, ListOrder, ListShape, RetryHeader, SandboxOptions } from './server';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -19,6 +19,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --key-seed <text>          derive the keys from this text (reproducible keys)
   --error-shape <s>          nested | flat | message (default nested)
   --list-shape <s>           data-cursor | bare | items-offset | named (default data-cursor)
+  --list-order <s>           newest-first | oldest-first: order of GET /posts (default newest-first)
   --retry-header <s>         seconds | http-date | reset (default seconds)
   --creation-latency <ms>    duration of each creation operation (default 0)
   --busy-status <n>          status of WORKFLOW_BUSY (default 409)
@@ -60,6 +61,12 @@ function parseArgs(argv: string[]): { options: Partial<SandboxOptions>; allKeys:
 			case '--key-seed': options.keySeed = value(); break;
 			case '--error-shape': options.errorShape = value() as ErrorShape; break;
 			case '--list-shape': options.listShape = value() as ListShape; break;
+			case '--list-order': {
+				const order = value() as ListOrder;
+				if (!LIST_ORDERS.includes(order)) throw new Error(`--list-order must be one of ${LIST_ORDERS.join(', ')}`);
+				options.listOrder = order;
+				break;
+			}
 			case '--retry-header': options.retryHeader = value() as RetryHeader; break;
 			case '--creation-latency': options.creationLatencyMs = num(); break;
 			case '--busy-status': options.workflowBusyStatus = num(); break;

@@ -37,6 +37,9 @@ import {
 export type ErrorShape = 'nested' | 'flat' | 'message';
 export type ListShape = 'data-cursor' | 'bare' | 'items-offset' | 'named';
 export type RetryHeader = 'seconds' | 'http-date' | 'reset';
+/** Order of GET /posts by publication time (the spec does not say). */
+export type ListOrder = 'newest-first' | 'oldest-first';
+export const LIST_ORDERS: readonly ListOrder[] = ['newest-first', 'oldest-first'];
 
 export interface QuotaRule {
 	limit: number;
@@ -113,6 +116,8 @@ export interface SandboxOptions {
 	seedPosts: number;
 	errorShape: ErrorShape;
 	listShape: ListShape;
+	/** Order of GET /posts: newest publishedAt first (default) or oldest first; ties by id in the matching direction. */
+	listOrder: ListOrder;
 	retryHeader: RetryHeader;
 	quota: Partial<Quotas>;
 	faults: FaultOptions;
@@ -186,6 +191,7 @@ function defaults(): SandboxOptions {
 		seedPosts: 12,
 		errorShape: 'nested',
 		listShape: 'data-cursor',
+		listOrder: 'newest-first',
 		retryHeader: 'seconds',
 		quota: { ...DEFAULT_QUOTAS },
 		faults: {},
@@ -429,6 +435,7 @@ function mergeOptions(base: SandboxOptions, partial: Partial<SandboxOptions>): S
 		else if (k === 'keys') next.keys = { ...base.keys, ...(v as Partial<SandboxKeys>) };
 		else (next as unknown as Record<string, unknown>)[k] = v;
 	}
+	if (!LIST_ORDERS.includes(next.listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}, got ${String(next.listOrder)}`);
 	return next;
 }
 
@@ -640,7 +647,10 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			status: 201,
 			body: state.createDraft(ctx.account.id, String(ctx.input.text), str(ctx.input.scheduledAt) ?? null),
 		}),
-		listPosts: (ctx) => ({ list: state.listPosts(ctx.account.id) }),
+		listPosts: (ctx) => {
+			const posts = state.listPosts(ctx.account.id);
+			return { list: opts.listOrder === 'oldest-first' ? posts.reverse() : posts };
+		},
 		calendar: (ctx) => {
 			const from = String(ctx.input.from);
 			const to = String(ctx.input.to);

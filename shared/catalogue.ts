@@ -40,6 +40,8 @@ export type FieldType =
 export interface FieldOption {
 	readonly value: string;
 	readonly label: string;
+	/** What choosing it does, one sentence. */
+	readonly description?: string;
 }
 
 export interface FieldSpec {
@@ -61,6 +63,8 @@ export interface FieldSpec {
 	readonly notBefore?: string;
 	/** Suggested values (free text still allowed). */
 	readonly suggestions?: readonly FieldOption[];
+	/** The only values allowed: a fixed choice. */
+	readonly options?: readonly FieldOption[];
 	/** A dropdown source: the key of the list operation whose items offer the values. */
 	readonly dynamic?: string;
 	/** An extra scope the key needs when this field is set. */
@@ -294,7 +298,7 @@ export const OPERATIONS = {
 		resource: 'post',
 		action: 'predictVirality',
 		name: 'Predict Virality',
-		description: 'Predicts a virality score for a text, at no credit cost.',
+		description: 'Predicts a virality score for a text.',
 		method: 'POST',
 		path: '/virality',
 		scope: 'posts:generate',
@@ -501,12 +505,15 @@ export const OPERATIONS = {
 			email: 'dana@example.com',
 			credits: 42,
 			writingProfiles: [SAMPLE_PROFILE],
+			activeWritingProfile: { id: SAMPLE_PROFILE.id, name: SAMPLE_PROFILE.name },
 		},
 		outputFields: [
 			{ key: 'id', label: 'Account ID' },
 			{ key: 'name', label: 'Name' },
 			{ key: 'email', label: 'Email' },
 			{ key: 'credits', label: 'Credit Balance', type: 'integer' },
+			{ key: 'activeWritingProfile__id', label: 'Active Writing Profile ID' },
+			{ key: 'activeWritingProfile__name', label: 'Active Writing Profile Name' },
 		],
 	}),
 	credits: op<CreditsOutput>()({
@@ -776,6 +783,14 @@ export function isListOperation(key: OperationKey): boolean {
 export function spendsCredits(key: OperationKey): boolean {
 	const cost = (OPERATIONS[key] as OperationSpec).cost;
 	return cost === null || cost > 0;
+}
+
+/** The credit cost of an operation as one sentence for a description, e.g. "Costs 1 credit." */
+export function costSentence(key: OperationKey): string {
+	const cost = (OPERATIONS[key] as OperationSpec).cost;
+	if (cost === null) return 'May spend credits (the cost is not documented).';
+	if (cost === 0) return 'Costs no credits.';
+	return `Costs ${cost} credit${cost === 1 ? '' : 's'}.`;
 }
 
 /** Operations grouped by resource, in catalogue order. */

@@ -5,7 +5,7 @@
  */
 import type { InputOf, ItemOf, OperationKey, OutputOf } from './catalogue';
 import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
-import { CreditFloorError, PostWriterError, registerSecret } from './errors';
+import { CreditFloorError, PostWriterError, TimeoutError, registerSecret } from './errors';
 import type { HttpRequest, HttpResponse, Send, Sleep } from './http';
 import { buildRequest, networkErrorFrom, readResponse } from './http';
 import { normaliseList } from './lists';
@@ -33,6 +33,15 @@ export interface ClientOptions {
 	retry?: Partial<RetryPolicy>;
 	/** Per-attempt timeout handed to the transport. */
 	timeoutMs?: number;
+	/**
+	 * Absolute time (ms, on `now`'s clock) that no request may outlive: each
+	 * attempt's timeout is cut to the time left, a retry wait that would leave
+	 * less than MIN_ATTEMPT_MS before it is not taken (the last error is
+	 * thrown, a 429 keeping its delay), and no request starts with less than
+	 * MIN_ATTEMPT_MS left. For a platform that stops the run at a fixed time
+	 * (a Zapier step has 30 s).
+	 */
+	deadline?: number;
 	/** The API key, registered so that no error message can contain it. */
 	apiKey?: string;
 	onRetry?: (event: RetryEvent) => void;
@@ -54,6 +63,9 @@ export interface ListOptions extends CallOptions {
 	/** Hard cap on pages followed. */
 	maxPages?: number;
 }
+
+/** Least time a request is started with before the client's deadline. */
+export const MIN_ATTEMPT_MS = 1_000;
 
 /** Hard caps of the paginator, whatever the caller asks. */
 export const LIST_HARD_CAP = { pages: 100, items: 10_000 };
@@ -81,6 +93,8 @@ class ClientCore {
 	private readonly random: () => number;
 	private readonly policy: RetryPolicy;
 	private readonly timeoutMs: number;
+	/** See ClientOptions.deadline. */
+	readonly deadline?: number;
 	private readonly onRetry?: (event: RetryEvent) => void;
 	/** Last balance seen in a response, for the credit floor. */
 	private knownCredits?: number;
@@ -93,6 +107,7 @@ class ClientCore {
 		this.random = options.random ?? Math.random;
 		this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
 		this.timeoutMs = options.timeoutMs ?? 30_000;
+		this.deadline = options.deadline;
 		this.onRetry = options.onRetry;
 		registerSecret(options.apiKey);
 		for (const key of OPERATION_KEYS) {
@@ -180,16 +195,30 @@ class ClientCore {
 		}
 	}
 
-	/** Sends one request with the retry policy; returns the parsed body. */
+	/** Time left before the deadline (Infinity without one). */
+	timeLeft(): number {
+		return this.deadline === undefined ? Infinity : this.deadline - this.now();
+	}
+
+	/** Sends one request with the retry policy, within the deadline; returns the parsed body. */
 	async execute(key: OperationKey, request: HttpRequest, options: CallOptions = {}): Promise<RawResult> {
 		const policy = { ...this.policy, ...options.retry };
 		const method = getOperation(key).method;
 		let waitedMs = 0;
 		for (let attempt = 1; ; attempt++) {
+			const left = this.timeLeft();
+			if (left < MIN_ATTEMPT_MS) {
+				const name = getOperation(key).name;
+				throw new TimeoutError(
+					`${name} was not sent: the time allowed for this run ends in ${Math.max(0, Math.round(left))} ms, too little for a request (at least ${MIN_ATTEMPT_MS} ms). Nothing was sent or charged.`,
+					false,
+					{ operation: key, code: 'DEADLINE_REACHED' },
+				);
+			}
 			let error: unknown;
 			let response: HttpResponse | undefined;
 			try {
-				response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: this.timeoutMs });
+				response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: Math.min(this.timeoutMs, left) });
 			} catch (e) {
 				error = networkErrorFrom(e, key);
 			}
@@ -202,6 +231,8 @@ class ClientCore {
 			}
 			const decision = decideRetry(error, method, { attempt, waitedMs }, policy, this.random);
 			if (!decision.retry) throw error;
+			// A wait that would leave no time for the next attempt is not taken: the caller gets the error (a 429 keeps its delay).
+			if (this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			await this.sleep(decision.delayMs);
 			waitedMs += decision.delayMs;

@@ -3,11 +3,92 @@
  * validate …) in one call, the counterpart of the MCP tool `generate_post`.
  * It never saves or schedules anything.
  */
+import type { FieldSpec } from './catalogue';
+import { OPERATIONS } from './catalogue';
 import type { CallOptions, PostWriterClient } from './client';
 import { GuidedIncompleteError, PostWriterError, ValidationError } from './errors';
 import type { Answer, Idea, Question, Verdict } from './types';
 
 export type IdeaSelection = 'first' | 'index' | 'match';
+
+/** A node-only operation: its name, what it does and its input fields, for both platforms' UIs. */
+export interface GuidedOperationSpec {
+	readonly name: string;
+	readonly description: string;
+	readonly fields: readonly FieldSpec[];
+}
+
+const IDEA_NUMBER = {
+	name: 'ideaIndex',
+	label: 'Idea Number',
+	description: 'With By Number: the number of the idea among those proposed, 1 for the first.',
+	type: 'integer',
+	in: 'body',
+	default: 1,
+	min: 1,
+} as const;
+
+const MAX_REFINEMENTS = {
+	name: 'maxRefinements',
+	label: 'Maximum Refinements',
+	description: 'How many times at most the text is refined while the verdict is not ready, from 0 to 5.',
+	type: 'integer',
+	in: 'body',
+	default: 2,
+	min: 0,
+	max: 5,
+} as const;
+
+/**
+ * Create Post (Guided) as the platforms show it. Topic, context, preferences
+ * and language are the catalogue's fields of Start Post Creation; the rest
+ * steers the run. Every label, description, default and bound is written here.
+ */
+export const GUIDED_OPERATION = {
+	name: 'Create Post (Guided)',
+	description:
+		'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
+	fields: [
+		...OPERATIONS.creationIdeas.fields,
+		{
+			name: 'ideaSelection',
+			label: 'Idea Selection',
+			description: 'Which of the proposed ideas to write: the first, the one at a number, or the first whose title or text contains some words.',
+			type: 'string',
+			in: 'body',
+			default: 'first',
+			options: [
+				{ value: 'first', label: 'First Idea', description: 'Take the first idea proposed.' },
+				{ value: 'index', label: 'By Number', description: 'Take the idea at a given number, 1 for the first.' },
+				{ value: 'match', label: 'By Text Match', description: 'Take the first idea whose title or text contains some words.' },
+			],
+		},
+		IDEA_NUMBER,
+		{
+			name: 'ideaMatch',
+			label: 'Idea Text to Match',
+			description: 'With By Text Match: words looked for in the title and text of the ideas (case does not matter).',
+			type: 'string',
+			in: 'body',
+			placeholder: 'meeting',
+		},
+		{
+			name: 'answers',
+			label: 'Answers',
+			description: 'Answers to the questions the service asks, in the order they are asked. A question left without an answer gets the topic and context.',
+			type: 'text',
+			in: 'body',
+		},
+		MAX_REFINEMENTS,
+		{
+			name: 'refineInstruction',
+			label: 'Refine Instruction',
+			description: 'An instruction added to the validator\'s suggestions each time the text is refined, for example "keep it under 200 words".',
+			type: 'string',
+			in: 'body',
+		},
+	],
+} as const satisfies GuidedOperationSpec;
 
 export interface GuidedInput {
 	topic: string;
@@ -136,7 +217,7 @@ function refineInstructionFor(verdict: Verdict, input: GuidedInput): string {
 function stepFailure(e: unknown, step: string, workflowId: string | undefined): unknown {
 	if (workflowId && e instanceof PostWriterError && !(e instanceof GuidedIncompleteError)) {
 		return new GuidedIncompleteError(
-			`Create Post (Guided) stopped at the "${step}" step of workflow ${workflowId}: ${e.message}`,
+			`${GUIDED_OPERATION.name} stopped at the "${step}" step of workflow ${workflowId}: ${e.message}`,
 			workflowId,
 			{ status: e.status, code: e.code, operation: e.operation, field: e.field },
 		);
@@ -146,14 +227,18 @@ function stepFailure(e: unknown, step: string, workflowId: string | undefined): 
 
 export async function runGuided(client: PostWriterClient, input: GuidedInput, options: GuidedOptions = {}): Promise<GuidedOutput> {
 	const ctx: { workflowId?: string; step: string } = { step: 'ideas' };
-	const maxRefinements = input.maxRefinements ?? 2;
-	if (!Number.isInteger(maxRefinements) || maxRefinements < 0 || maxRefinements > 5) {
-		throw new ValidationError('maxRefinements', `must be a whole number from 0 to 5, got ${maxRefinements}.`);
+	const { min: fewest, max: most } = MAX_REFINEMENTS;
+	const maxRefinements = input.maxRefinements ?? MAX_REFINEMENTS.default;
+	if (!Number.isInteger(maxRefinements) || maxRefinements < fewest || maxRefinements > most) {
+		throw new ValidationError(MAX_REFINEMENTS.name, `must be a whole number from ${fewest} to ${most}, got ${maxRefinements}.`);
 	}
 	if (input.ideaSelection === 'match' && !input.ideaMatch?.trim()) {
 		throw new ValidationError('ideaMatch', 'must not be empty when ideas are chosen by text match.');
 	}
-	if (input.ideaSelection === 'index' && input.ideaIndex !== undefined && !(Number.isInteger(input.ideaIndex) && input.ideaIndex >= 1)) throw new ValidationError('ideaIndex', `must be a whole number of 1 or more (1 for the first idea), got ${input.ideaIndex}.`);
+	const firstIdea = IDEA_NUMBER.min;
+	if (input.ideaSelection === 'index' && input.ideaIndex !== undefined && !(Number.isInteger(input.ideaIndex) && input.ideaIndex >= firstIdea)) {
+		throw new ValidationError(IDEA_NUMBER.name, `must be a whole number of ${firstIdea} or more (${firstIdea} for the first idea), got ${input.ideaIndex}.`);
+	}
 	const callOptions = (): CallOptions => {
 		if (options.deadline === undefined) return { retry: options.retry };
 		const left = options.deadline - client.now();
@@ -161,8 +246,8 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 			const { workflowId, step } = ctx;
 			throw new GuidedIncompleteError(
 				workflowId
-					? `Create Post (Guided) ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_BY_HAND[step] ?? 'the next step'}.`
-					: 'Create Post (Guided) ran out of time before it could start a workflow. Try again.',
+					? `${GUIDED_OPERATION.name} ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_BY_HAND[step] ?? 'the next step'}.`
+					: `${GUIDED_OPERATION.name} ran out of time before it could start a workflow. Try again.`,
 				workflowId,
 				{ field: 'workflowId' },
 			);

@@ -14,3 +14,5 @@ export * from './retry';
 export * from './client';
 export * from './polling';
 export * from './guided';
+export * from './labels';
+export * from './dates';

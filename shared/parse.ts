@@ -105,7 +105,17 @@ export function parseOutput(key: OperationKey, value: unknown, input: Obj): unkn
 			return { ...body, balance: balance ?? creditsRemainingOf(body), history };
 		}
 		case 'accountProfile': {
-			return body;
+			// `credits` as a number whatever its spelling, the active writing profile beside the list.
+			const spellings = [body.credits, isObj(body.credits) ? body.credits.balance : undefined, body.creditBalance, body.balance];
+			const balance = spellings.find((v) => typeof v === 'number') ?? creditsRemainingOf(body);
+			const profiles = Array.isArray(body.writingProfiles) ? (body.writingProfiles as unknown[]).filter(isObj) : [];
+			const active = profiles.find((p) => p.active === true);
+			return {
+				...body,
+				...(body.id === undefined ? {} : { id: String(body.id) }),
+				...(balance === undefined ? {} : { credits: balance }),
+				activeWritingProfile: active ? { id: active.id, name: active.name } : null,
+			};
 		}
 		case 'activateWritingProfile': {
 			const profile = isObj(body.writingProfile) ? body.writingProfile : isObj(body.profile) ? body.profile : body;

@@ -28,8 +28,29 @@ export interface PostWatermarkState {
 	idsAtWatermark?: string[];
 }
 
-/** At most this many ids kept at one timestamp. */
+/**
+ * At most this many ids kept at one timestamp, and at most MAX_IDS_JSON_CHARS
+ * of them as JSON, so that the state stays under 4 KB whatever the id shape
+ * (100 sandbox ids take ~1.3 KB; 100 UUIDs would take ~3.9 KB, so the
+ * character bound applies first). Beyond the bound, the oldest-recorded ids
+ * at that instant are forgotten: a post published in the very same
+ * millisecond as more than that many others may fire a second time. It is
+ * never missed.
+ */
 export const MAX_IDS_AT_WATERMARK = 100;
+export const MAX_IDS_JSON_CHARS = 3_000;
+
+/** The last ids of the list (the most recent additions) within both bounds. */
+function boundIds(ids: string[]): string[] {
+	const out: string[] = [];
+	let chars = 0;
+	for (let i = ids.length - 1; i >= 0 && out.length < MAX_IDS_AT_WATERMARK; i--) {
+		chars += JSON.stringify(ids[i]).length + 1;
+		if (chars > MAX_IDS_JSON_CHARS) break;
+		out.push(ids[i]);
+	}
+	return out.reverse();
+}
 
 function publishedAtOf(record: Obj): string | undefined {
 	for (const k of ['publishedAt', 'published_at', 'date', 'createdAt']) {
@@ -39,8 +60,8 @@ function publishedAtOf(record: Obj): string | undefined {
 	return undefined;
 }
 
-/** Stamps records with id and time; drops those without; newest first. */
-export function stampPosts(records: Obj[]): StampedItem[] {
+/** Stamps records with id and time, in the order given; drops those without. */
+export function stampInOrder(records: Obj[]): StampedItem[] {
 	const out: StampedItem[] = [];
 	for (const record of records) {
 		const id = record.id ?? record.postId;
@@ -48,7 +69,12 @@ export function stampPosts(records: Obj[]): StampedItem[] {
 		if ((typeof id !== 'string' && typeof id !== 'number') || at === undefined) continue;
 		out.push({ id: String(id), at: Date.parse(at), record });
 	}
-	return out.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+	return out;
+}
+
+/** Stamps records with id and time; drops those without; newest first. */
+export function stampPosts(records: Obj[]): StampedItem[] {
+	return stampInOrder(records).sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /** True when the item is newer than the watermark (or at it with an unseen id). */
@@ -59,7 +85,7 @@ function isNew(item: StampedItem, state: PostWatermarkState, seen: Set<string>):
 }
 
 /**
- * Given the newest posts (any order), returns those that must fire, newest
+ * Given the posts read (any order), returns those that must fire, newest
  * first, and the next state. The first call only records the watermark.
  */
 export function selectNewPosts(records: Obj[], state: PostWatermarkState): { fresh: Obj[]; state: PostWatermarkState } {
@@ -72,7 +98,7 @@ export function selectNewPosts(records: Obj[], state: PostWatermarkState): { fre
 			state: {
 				initialised: true,
 				watermark: new Date(top.at).toISOString(),
-				idsAtWatermark: items.filter((i) => i.at === top.at).slice(0, MAX_IDS_AT_WATERMARK).map((i) => i.id),
+				idsAtWatermark: boundIds(items.filter((i) => i.at === top.at).map((i) => i.id)),
 			},
 		};
 	}
@@ -90,43 +116,147 @@ export function selectNewPosts(records: Obj[], state: PostWatermarkState): { fre
 		state: {
 			initialised: true,
 			watermark: new Date(Math.max(newest, previous)).toISOString(),
-			idsAtWatermark: [...new Set(ids)].slice(-MAX_IDS_AT_WATERMARK),
+			idsAtWatermark: boundIds([...new Set(ids)]),
 		},
 	};
 }
 
+// ---------------------------------------------------------------------------
+// Reading /posts, whatever its order
+
+/**
+ * Order of /posts by publication time, judged from what was read (the spec
+ * does not say how lists are sorted):
+ * - `newest-first`: the times never rise, and fall at least once;
+ * - `oldest-first`: they never fall, and rise at least once;
+ * - `unsorted`: they do both;
+ * - `unknown`: fewer than two distinct times were read (0 or 1 post, or all
+ *   at one instant), so nothing can be told yet.
+ */
+export type PostOrder = 'newest-first' | 'oldest-first' | 'unsorted' | 'unknown';
+
+export function detectOrder(items: readonly StampedItem[]): PostOrder {
+	let rises = false;
+	let falls = false;
+	for (let i = 1; i < items.length; i++) {
+		if (items[i].at > items[i - 1].at) rises = true;
+		else if (items[i].at < items[i - 1].at) falls = true;
+	}
+	return rises && falls ? 'unsorted' : falls ? 'newest-first' : rises ? 'oldest-first' : 'unknown';
+}
+
 export interface FetchOptions {
+	/** Posts asked per page (`limit`). */
 	pageSize?: number;
-	/** Pages followed at most in one poll (a burst beyond this is caught up on the next polls). */
+	/**
+	 * Requests made at most in one read. When the list goes on past this cap
+	 * the read says so (`truncated`) and the posts past it are not read in
+	 * this poll. Newest first, those are the oldest posts of a burst: the
+	 * watermark then moves to the newest post, so they never fire. Oldest
+	 * first, those are the newest posts, which are then not seen until the
+	 * history fits in the cap. Either way the platforms log a warning; nothing
+	 * claims that a later poll catches up.
+	 */
 	maxPages?: number;
 }
 
+export interface PostsRead {
+	/** Every post read, in the API's order. */
+	records: Obj[];
+	/** The order seen (see PostOrder). */
+	order: PostOrder;
+	/** Requests made (one per page). */
+	requests: number;
+	/** The cap on pages stopped the read while the list went on. */
+	truncated: boolean;
+}
+
+/** Default page size and cap of a read. */
+export const POSTS_PAGE_SIZE = 100;
+export const POSTS_MAX_PAGES = 100;
+
 /**
- * Reads /posts newest first, page by page, until a page reaches the
- * watermark. In steady state that is exactly one request.
+ * Reads /posts page by page. A list seen to be newest first stops as soon as
+ * `enough` says so (in steady state: after the first page, one request).
+ * Any other order, or one not known yet, is read to its end, bounded by
+ * maxPages: the newest posts may be on the last page.
  */
-export async function fetchPostsSince(client: PostWriterClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<Obj[]> {
-	const pageSize = options.pageSize ?? 50;
-	const maxPages = options.maxPages ?? 20;
-	const watermark = state.watermark ? Date.parse(state.watermark) : undefined;
-	const out: Obj[] = [];
-	let cursor: string | undefined;
-	let offset: number | undefined;
-	for (let page = 0; page < maxPages; page++) {
-		const query = cursor !== undefined ? { cursor } : offset !== undefined ? { offset } : {};
+async function walkPosts(
+	client: PostWriterClient,
+	options: FetchOptions,
+	enough: (stamped: StampedItem[], page: StampedItem[]) => boolean,
+): Promise<PostsRead> {
+	const pageSize = options.pageSize ?? POSTS_PAGE_SIZE;
+	const maxPages = Math.max(1, options.maxPages ?? POSTS_MAX_PAGES);
+	const records: Obj[] = [];
+	const stamped: StampedItem[] = [];
+	const cursors = new Set<string>();
+	let query: Record<string, string | number> = {};
+	let requests = 0;
+	for (;;) {
 		const result = await client.page('listPosts', {}, { pageSize, query });
-		out.push(...result.items);
-		// The first poll only needs the newest post; a page that reaches the watermark ends the walk.
-		if (!state.initialised) break;
-		const stamped = stampPosts(result.items);
-		const oldest = stamped[stamped.length - 1];
-		if (watermark === undefined && state.initialised && result.items.length === 0) break;
-		if (oldest && watermark !== undefined && oldest.at <= watermark) break;
-		if (result.nextCursor !== undefined) cursor = result.nextCursor;
-		else if (result.nextOffset !== undefined) offset = result.nextOffset;
-		else break;
+		requests++;
+		records.push(...result.items);
+		const page = stampInOrder(result.items);
+		stamped.push(...page);
+		let next: Record<string, string | number> | undefined;
+		if (result.nextCursor !== undefined) {
+			// A server repeating its cursor must not loop us.
+			if (!cursors.has(result.nextCursor)) next = { cursor: result.nextCursor };
+			cursors.add(result.nextCursor);
+		} else if (result.nextOffset !== undefined) next = { offset: result.nextOffset };
+		const order = detectOrder(stamped);
+		if (!next || result.items.length === 0) return { records, order, requests, truncated: false };
+		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false };
+		if (requests >= maxPages) return { records, order, requests, truncated: true };
+		query = next;
 	}
-	return out;
+}
+
+/**
+ * Reads what the New Published Post poll needs: the posts newer than the
+ * watermark. Newest first, it stops at the first page that reaches the
+ * watermark, so a quiet poll is one request; the first poll (which only
+ * records the newest post) also reads one page. Oldest first, it reads the
+ * whole list, up to maxPages.
+ */
+export async function readPostsSince(client: PostWriterClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<PostsRead> {
+	const watermark = state.watermark ? Date.parse(state.watermark) : undefined;
+	return await walkPosts(client, options, (_stamped, page) => {
+		if (!state.initialised) return true;
+		if (watermark === undefined) return false; // nothing existed at activation: every post is new
+		return page.some((item) => item.at <= watermark);
+	});
+}
+
+/** The records of readPostsSince (kept for callers that need only them). */
+export async function fetchPostsSince(client: PostWriterClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<Obj[]> {
+	return (await readPostsSince(client, state, options)).records;
+}
+
+/**
+ * The newest `count` posts, newest first, whatever the API's order: the
+ * Zapier trigger and n8n's "Fetch Test Event" both use it. Newest first,
+ * that is one request when count <= pageSize; oldest first, the whole list
+ * up to maxPages.
+ */
+export async function fetchNewestPosts(
+	client: PostWriterClient,
+	count: number,
+	options: FetchOptions = {},
+): Promise<PostsRead & { newest: StampedItem[] }> {
+	const read = await walkPosts(client, options, (stamped) => stamped.length >= count);
+	return { ...read, newest: stampPosts(read.records).slice(0, Math.max(0, count)) };
+}
+
+/** A warning for the logs when a read was cut by its cap; undefined when it was not. */
+export function truncationWarning(read: PostsRead): string | undefined {
+	if (!read.truncated) return undefined;
+	const seen = `${read.records.length} posts in ${read.requests} requests`;
+	if (read.order === 'newest-first') {
+		return `more posts were published since the last poll than one poll reads (${seen}); the oldest of them were not read and will not fire. Poll more often.`;
+	}
+	return `the service lists posts ${read.order === 'oldest-first' ? 'oldest first' : 'in no time order'} and this account has more of them than one poll reads (${seen}); the newest posts, past that cap, were not read.`;
 }
 
 /** When a bounded catch-up could not reach the watermark, emit oldest first so that nothing is skipped. */
@@ -142,8 +272,23 @@ export function oldestFirst(records: Obj[]): Obj[] {
 export interface UpcomingState {
 	/** `${draftId}:${scheduledAt}` → scheduled time (ms) of pairs already fired. */
 	fired?: Record<string, number>;
+	/**
+	 * Set only when `fired` overflowed: entries scheduled at or before this
+	 * time count as fired. Dropped once that time has passed.
+	 */
+	firedThrough?: number;
 }
 
+/**
+ * At most this many fired keys are kept (~55 KB of JSON). A key is kept only
+ * while its time is still ahead, and a key is only made for a time within
+ * the notice window (at most 31 days), so the keys are those of the drafts
+ * scheduled within the window: 1000 is one every 45 minutes around the clock
+ * for a month. Past the bound, the soonest keys are dropped and `firedThrough`
+ * is moved up to the latest time dropped, so those entries never fire again;
+ * the price is that a draft newly scheduled at or before that time (i.e.
+ * among the very next ones) does not fire. No entry ever fires twice.
+ */
 export const MAX_FIRED_KEYS = 1000;
 
 export function ymdUtc(ms: number): string {
@@ -175,29 +320,37 @@ export function upcomingEntries(entries: CalendarEntry[], now: number, lookahead
 
 /**
  * Returns the entries that must fire (once per draft and scheduled time) and
- * the next state, pruned of times already past.
+ * the next state, pruned of times already past and bounded by MAX_FIRED_KEYS
+ * (`overflowed` says when that bound was used).
  */
 export function selectUpcoming(
 	entries: CalendarEntry[],
 	state: UpcomingState,
 	now: number,
 	lookaheadMs: number,
-): { fresh: CalendarEntry[]; state: UpcomingState } {
+): { fresh: CalendarEntry[]; state: UpcomingState; overflowed: boolean } {
 	const fired: Record<string, number> = {};
 	for (const [k, t] of Object.entries(state.fired ?? {})) if (t > now) fired[k] = t;
+	let firedThrough = state.firedThrough !== undefined && state.firedThrough > now ? state.firedThrough : undefined;
 	const fresh: CalendarEntry[] = [];
 	for (const entry of upcomingEntries(entries, now, lookaheadMs)) {
 		const key = upcomingKey(entry);
-		if (key in fired) continue;
-		fired[key] = Date.parse(entry.date);
+		const at = Date.parse(entry.date);
+		if (key in fired || (firedThrough !== undefined && at <= firedThrough)) continue;
+		fired[key] = at;
 		fresh.push(entry);
 	}
 	const keys = Object.keys(fired);
-	if (keys.length > MAX_FIRED_KEYS) {
+	const overflowed = keys.length > MAX_FIRED_KEYS;
+	if (overflowed) {
+		// Drop the soonest: they pass first, and firedThrough keeps them from firing again meanwhile.
 		keys.sort((a, b) => fired[a] - fired[b]);
-		for (const k of keys.slice(MAX_FIRED_KEYS)) delete fired[k];
+		for (const k of keys.slice(0, keys.length - MAX_FIRED_KEYS)) {
+			firedThrough = Math.max(firedThrough ?? -Infinity, fired[k]);
+			delete fired[k];
+		}
 	}
-	return { fresh, state: { fired } };
+	return { fresh, state: firedThrough === undefined ? { fired } : { fired, firedThrough }, overflowed };
 }
 
 /** Reads the calendar over the window and returns the upcoming scheduled entries. */

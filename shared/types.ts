@@ -147,12 +147,14 @@ export interface CreditsOutput {
 	[key: string]: unknown;
 }
 
+/** The account, normalised: `credits` is the balance as a number, `activeWritingProfile` the active one of the list. */
 export interface AccountProfile {
 	id?: string;
 	name?: string;
 	email?: string;
-	credits?: number | { balance?: number; [key: string]: unknown };
+	credits?: number;
 	writingProfiles?: WritingProfile[];
+	activeWritingProfile: { id: string; name?: string } | null;
 	[key: string]: unknown;
 }
 

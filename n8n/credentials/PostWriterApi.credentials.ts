@@ -1,6 +1,17 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { BRAND } from '../../shared/brand';
+import { OPERATIONS } from '../../shared/catalogue';
+
+/** The credential test reads the account profile: the call needs only its scope. */
+const PROFILE = OPERATIONS.accountProfile;
+
+/**
+ * The Base URL as the node completes it (normaliseBaseUrl): spaces and
+ * trailing slashes dropped, anything after /api/v1 cut, and /api/v1 (or /v1
+ * after /api) added when missing. n8n evaluates it before the test request.
+ */
+const TEST_BASE_URL = String.raw`={{ $credentials.baseUrl.trim().replace(/\/+$/, '').replace(/\/api\/v1(\/.*)?$/, '/api/v1').replace(/(\/api(\/v1)?)?$/, '/api/v1') }}`;
 
 export class PostWriterApi implements ICredentialType {
 	name = BRAND.n8nCredentialName;
@@ -42,9 +53,9 @@ export class PostWriterApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/account/profile',
-			method: 'GET',
+			baseURL: TEST_BASE_URL,
+			url: PROFILE.path,
+			method: PROFILE.method,
 		},
 		rules: [
 			{
@@ -58,7 +69,7 @@ export class PostWriterApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: `The API key lacks the scope "account:read". Create a key with the scopes this workflow needs (at least account:read) in ${BRAND.displayName} under ${BRAND.keysLocation}.`,
+					message: `The API key lacks the scope "${PROFILE.scope}". Create a key with the scopes this workflow needs (at least ${PROFILE.scope}) in ${BRAND.displayName} under ${BRAND.keysLocation}.`,
 				},
 			},
 			{

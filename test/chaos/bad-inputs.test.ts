@@ -84,9 +84,9 @@ const N8N_NODE: N8nRow[] = [
 	['Validate Post: empty workflow id', 'creation', 'validate', { workflowId: '' }, /^Workflow ID\b/],
 	['Refine Post: Custom instruction left empty', 'creation', 'refine', { workflowId: 'wf_1', instruction: CUSTOM, instructionCustom: '' }, /^Instruction\b/],
 	['Create Post (Guided): empty topic', 'creation', 'createGuided', { topic: '' }, /^Topic\b/],
-	['Create Post (Guided): 9 refinements', 'creation', 'createGuided', { topic: 't', maxRefinements: 9 }, /Max Refinements|maxRefinements/],
+	['Create Post (Guided): 9 refinements', 'creation', 'createGuided', { topic: 't', maxRefinements: 9 }, /Maximum Refinements|maxRefinements/],
 	['Create Post (Guided): text match without text', 'creation', 'createGuided', { topic: 't', ideaSelection: 'match', ideaMatch: '' }, /Idea Text to Match|ideaMatch/],
-	['Create Post (Guided): idea number 0', 'creation', 'createGuided', { topic: 't', ideaSelection: 'index', ideaIndex: 0 }, /Idea Index|ideaIndex/],
+	['Create Post (Guided): idea number 0', 'creation', 'createGuided', { topic: 't', ideaSelection: 'index', ideaIndex: 0 }, /Idea Number|ideaIndex/],
 ];
 
 describe('n8n node parameters', () => {

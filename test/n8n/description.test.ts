@@ -4,12 +4,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties, INodeTypes, IWorkflowDataProxyAdditionalKeys } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
-import { BRAND, OPERATION_KEYS, getOperation, spendsCredits } from '../../shared';
+import { BRAND, OPERATION_KEYS, getOperation, normaliseBaseUrl, spendsCredits } from '../../shared';
 
 const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;
@@ -107,15 +108,34 @@ describe('credential', () => {
 
 	test('the test calls /account/profile and tells what to do on 401 and 403', () => {
 		expect(credential.test.request).toMatchObject({ url: '/account/profile', method: 'GET' });
-		const baseURL = String(credential.test.request.baseURL);
-		// What n8n evaluates: the base URL without trailing slashes.
-		const expression = /^=\{\{\$credentials\.baseUrl\.replace\((.*), "(.*)"\)\}\}$/.exec(baseURL);
-		expect(expression).not.toBeNull();
-		expect('https://x.example/api/v1//'.replace(/\/+$/, '')).toBe('https://x.example/api/v1');
 		const rules = credential.test.rules ?? [];
 		const byCode = Object.fromEntries(rules.map((r) => [(r.properties as { value: number }).value, (r.properties as { message: string }).message]));
 		expect(byCode[401]).toMatch(/Create a new key in Post Writer under Settings › API keys/);
 		expect(byCode[403]).toMatch(/account:read/);
+	});
+
+	test.each([
+		'https://app.example.com/api/v1',
+		'https://app.example.com/api/v1//',
+		'https://app.example.com',
+		'https://app.example.com/',
+		'https://app.example.com/api',
+		'https://app.example.com/api/',
+		'https://app.example.com/api/v1/generate',
+		'  https://app.example.com/base/api/v1  ',
+		'https://app.example.com/base',
+		'http://localhost:4010',
+		'http://127.0.0.1:4010/api/v1',
+	])('the test request goes to the Base URL the node uses: %s', (baseUrl) => {
+		// Evaluated by n8n-workflow's own expression engine, as n8n does before the test request.
+		const node: INode = { id: 'c', name: 'Credential', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} };
+		const type = { description: { properties: [] } };
+		const nodeTypes = { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) } as unknown as INodeTypes;
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const resolved = workflow.expression.getSimpleParameterValue(node, String(credential.test.request.baseURL), 'manual', {
+			$credentials: { baseUrl },
+		} as IWorkflowDataProxyAdditionalKeys);
+		expect(resolved).toBe(normaliseBaseUrl(baseUrl));
 	});
 });
 

@@ -849,10 +849,32 @@ describe('sandbox: with the shared client', () => {
 	});
 });
 
+describe('sandbox: list order', () => {
+	test('listOrder oldest-first lists /posts oldest first, across pages; configure switches it; a wrong value is refused', async () => {
+		await withSandbox({ listOrder: 'oldest-first' }, async (sb) => {
+			const all: { publishedAt: string; id: string }[] = [];
+			let cursor: string | null = null;
+			do {
+				const page: Reply = await call(sb, 'GET', `/posts?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+				all.push(...page.json.data);
+				cursor = page.json.nextCursor;
+			} while (cursor);
+			expect(all).toHaveLength(12);
+			expect(all).toEqual([...all].sort((a, b) => a.publishedAt.localeCompare(b.publishedAt) || b.id.localeCompare(a.id)));
+			sb.configure({ listOrder: 'newest-first' });
+			const newest = await call(sb, 'GET', '/posts?limit=1');
+			expect(newest.json.data[0].publishedAt).toBe(all[all.length - 1].publishedAt);
+			expect(() => sb.configure({ listOrder: 'sideways' as never })).toThrow(/listOrder must be one of newest-first, oldest-first/);
+			expect(sb.options.listOrder).toBe('newest-first');
+		});
+		await expect(startSandbox({ listOrder: 'random' as never })).rejects.toThrow(/listOrder/);
+	});
+});
+
 describe('sandbox: CLI', () => {
 	test('prints the five lines and serves the profile', async () => {
 		const root = path.resolve(__dirname, '../..');
-		const child = spawn('npx', ['ts-node', '--transpile-only', 'sandbox/cli.ts', '--port', '0'], {
+		const child = spawn('npx', ['ts-node', '--transpile-only', 'sandbox/cli.ts', '--port', '0', '--list-order', 'oldest-first'], {
 			cwd: root,
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
@@ -891,6 +913,10 @@ describe('sandbox: CLI', () => {
 			const res = await fetch(`${values.BASE_URL}/account/profile`, { headers: { Authorization: `Bearer ${values.KEY_FULL}` } });
 			expect(res.status).toBe(200);
 			expect(await res.json()).toMatchObject({ name: 'Sandbox User', credits: 100 });
+			const posts = await fetch(`${values.BASE_URL}/posts?limit=100`, { headers: { Authorization: `Bearer ${values.KEY_FULL}` } });
+			const dates = ((await posts.json()) as { data: { publishedAt: string }[] }).data.map((p) => p.publishedAt);
+			expect(dates.length).toBeGreaterThan(1);
+			expect(dates).toEqual([...dates].sort()); // --list-order oldest-first
 			const revoked = await fetch(`${values.BASE_URL}/account/profile`, { headers: { Authorization: `Bearer ${values.KEY_REVOKED}` } });
 			expect(revoked.status).toBe(401);
 			await revoked.text();

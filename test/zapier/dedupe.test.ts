@@ -12,6 +12,7 @@
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 import { bundle, run } from './helpers';
+import { MAX_PAGES, PAGE_SIZE } from '../../zapier/src/triggers/newPublishedPost';
 
 const ONLY_DATE: any[] = [
 	'hrtime',
@@ -87,6 +88,43 @@ test('New Published Post: each published post fires exactly once', async () => {
 	}
 	expect(published).toHaveLength(3);
 	expect([...zap.fired].sort()).toEqual([...published].sort());
+});
+
+test('New Published Post on an oldest-first /posts spanning pages: each post fires exactly once, in a bounded number of requests', async () => {
+	sb.configure({ listOrder: 'oldest-first' });
+	const account = sb.state.account(DEFAULT_ACCOUNT_ID);
+	const publishAt = (times: number[]) => {
+		for (const t of times) sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Post at ${new Date(t).toISOString()}`, new Date(t).toISOString());
+		return sb.publishDue().map((p) => p.id);
+	};
+	// A history longer than one page, so that the newest posts are on the last page.
+	publishAt(Array.from({ length: 230 }, (_, i) => Date.now() - (i + 1) * 3_600_000));
+	const zap = new ZapierDedupe();
+	const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'newPublishedPost', bundle({}, meta, auth()));
+	expect(zap.accept(await poll({ isPopulatingDedupe: true }))).toEqual([]);
+
+	let seed = 5;
+	const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	const published: string[] = [];
+	const requests: number[] = [];
+	for (let round = 0; round < 40; round++) {
+		const before = Date.now();
+		advance(5 * MIN);
+		const count = rnd() < 0.3 ? 0 : 1 + Math.floor(rnd() * 8);
+		const times = Array.from({ length: count }, () => before + 1 + Math.floor(rnd() * 5 * MIN));
+		if (count > 1) times.push(times[0]); // two posts in the same millisecond
+		published.push(...publishAt(times));
+		sb.resetStats();
+		zap.accept(await poll());
+		requests.push(sb.stats.byRoute['GET /posts']);
+		expect(requests[requests.length - 1]).toBe(Math.ceil(account.posts.length / PAGE_SIZE));
+	}
+	expect(published.length).toBeGreaterThan(100);
+	expect([...zap.fired].sort()).toEqual([...published].sort());
+	expect(Math.max(...requests)).toBeLessThanOrEqual(MAX_PAGES);
+	process.stdout.write(
+		`Zapier oldest first: ${account.posts.length} posts, ${Math.min(...requests)}..${Math.max(...requests)} requests per poll (pages of ${PAGE_SIZE}, at most ${MAX_PAGES})\n`,
+	);
 });
 
 test('Upcoming Scheduled Draft: each (draft, time) fires once; a rescheduled draft fires exactly once more', async () => {

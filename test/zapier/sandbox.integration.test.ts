@@ -181,6 +181,36 @@ describe('limits and busy workflows against the sandbox', () => {
 		expect(e.delay).toBeLessThanOrEqual(121);
 	});
 
+	test('a 429 burst whose Retry-After is past the step budget: ThrottledError at once, not a step killed at 30 s', async () => {
+		sb.configure({ faults: { burst429: 5, burstRetryAfterSec: 30, routes: ['GET /posts'] } });
+		sb.resetStats();
+		const started = performance.now();
+		const e = details(await rejection(run('triggers', 'newPublishedPost', full())));
+		expect(performance.now() - started).toBeLessThan(3_000);
+		expect(e).toMatchObject({ name: 'ThrottledError', delay: 30 });
+		expect(sb.stats.byRoute['GET /posts']).toBe(1);
+	});
+
+	test('the step deadline (25 s) refuses a 429 wait the retry budget alone would take', async () => {
+		// Each request "takes" 20 s on the app's clock: after the first, 5 s are left, and a 5 s wait would leave nothing.
+		const realNow = Date.now.bind(Date);
+		let shift = 0;
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
+		sb.configure({ faults: { burst429: 1, burstRetryAfterSec: 5, routes: ['POST /generate'] }, log: () => (shift += 20_000) });
+		sb.resetStats();
+		try {
+			const started = performance.now();
+			const e = details(await rejection(run('creates', 'generatePost', full({ prompt: 'Deadline' }))));
+			expect(performance.now() - started).toBeLessThan(3_000);
+			expect(e).toMatchObject({ name: 'ThrottledError', delay: 5 });
+			expect(sb.stats.byRoute['POST /generate']).toBe(1);
+			expect(sb.stats.paidCalls).toBe(0);
+		} finally {
+			jest.restoreAllMocks();
+			sb.configure({ log: () => undefined });
+		}
+	});
+
 	test('a short 429 is waited out within the step', async () => {
 		sb.configure({ faults: { burst429: 1, burstRetryAfterSec: 1, routes: ['POST /generate'] } });
 		await expect(run('creates', 'generatePost', full({ prompt: 'Patience' }))).resolves.toMatchObject({ creditsRemaining: expect.any(Number) });

@@ -9,29 +9,49 @@ afterAll(() => nock.enableNetConnect());
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('New Published Post', () => {
-	test('returns the newest posts first, id = post id, with the time in the user zone', async () => {
+	test('returns the newest posts first, id = post id, with the time in the user zone (one request for a newest-first list)', async () => {
 		const scope = nock(ORIGIN)
 			.get('/api/v1/posts')
-			.query({ limit: '50' })
+			.query({ limit: '100' })
 			.reply(200, {
 				data: [
-					{ id: 'pst_1', text: 'old', publishedAt: '2026-11-18T08:30:00.000Z', metrics: { likes: 3 } },
 					{ id: 'pst_3', text: 'newest', publishedAt: '2026-11-20T08:30:00Z', metrics: { likes: 1 } },
 					{ id: 'pst_2', text: 'middle', publishedAt: '2026-11-19T09:30:00+01:00' },
 					{ id: 'broken', text: 'no date' },
+					{ id: 'pst_1', text: 'old', publishedAt: '2026-11-18T08:30:00.000Z', metrics: { likes: 3 } },
 				],
 				nextCursor: 'c2',
 			});
-		const posts = await run('triggers', 'newPublishedPost', bundle({}, { timezone: 'Europe/Paris' }));
+		const posts = await run('triggers', 'newPublishedPost', bundle({}, { timezone: 'Europe/Paris', limit: 3 }));
 		scope.done();
+		expect(nock.pendingMocks()).toEqual([]);
 		expect(posts.map((p: any) => p.id)).toEqual(['pst_3', 'pst_2', 'pst_1']);
 		expect(posts[0]).toMatchObject({ publishedAt: '2026-11-20T08:30:00.000Z', publishedAtLocal: '2026-11-20T09:30:00+01:00', metrics: { likes: 1 } });
 		expect(posts[1].publishedAt).toBe('2026-11-19T08:30:00.000Z');
 	});
 
+	test('an oldest-first list is read to its end, and the newest come back first', async () => {
+		const at = (day: number) => new Date(Date.parse('2026-11-01T08:30:00Z') + day * 86_400_000).toISOString();
+		nock(ORIGIN)
+			.get('/api/v1/posts')
+			.query({ limit: '100' })
+			.reply(200, { data: [0, 1, 2].map((d) => ({ id: `p${d}`, publishedAt: at(d) })), nextCursor: 'c2' });
+		nock(ORIGIN)
+			.get('/api/v1/posts')
+			.query({ limit: '100', cursor: 'c2' })
+			.reply(200, { data: [3, 4].map((d) => ({ id: `p${d}`, publishedAt: at(d) })), nextCursor: 'c3' });
+		nock(ORIGIN)
+			.get('/api/v1/posts')
+			.query({ limit: '100', cursor: 'c3' })
+			.reply(200, { data: [{ id: 'p5', publishedAt: at(5) }], nextCursor: null });
+		const posts = await run('triggers', 'newPublishedPost', bundle({}, { limit: 4 }));
+		expect(nock.pendingMocks()).toEqual([]);
+		expect(posts.map((p: any) => p.id)).toEqual(['p5', 'p4', 'p3', 'p2']);
+	});
+
 	test("follows Zapier's limit and reads more when seeding the dedupe list", async () => {
-		nock(ORIGIN).get('/api/v1/posts').query({ limit: '10' }).reply(200, [{ id: 'p', publishedAt: '2026-11-20T08:30:00Z' }]);
-		expect(await run('triggers', 'newPublishedPost', bundle({}, { limit: 10 }))).toHaveLength(1);
+		nock(ORIGIN).get('/api/v1/posts').query({ limit: '100' }).reply(200, [{ id: 'p', publishedAt: '2026-11-20T08:30:00Z' }, { id: 'q', publishedAt: '2026-11-19T08:30:00Z' }]);
+		expect(await run('triggers', 'newPublishedPost', bundle({}, { limit: 1 }))).toMatchObject([{ id: 'p' }]);
 		nock(ORIGIN).get('/api/v1/posts').query({ limit: '100' }).reply(200, { data: [{ id: 'a', publishedAt: '2026-11-20T08:30:00Z' }], nextCursor: 'n' });
 		nock(ORIGIN).get('/api/v1/posts').query({ limit: '100', cursor: 'n' }).reply(200, { data: [{ id: 'b', publishedAt: '2026-11-19T08:30:00Z' }] });
 		const seeded = await run('triggers', 'newPublishedPost', bundle({}, { isPopulatingDedupe: true }));

@@ -7,11 +7,10 @@ import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND, normaliseBaseUrl } from '../../shared';
 import { clientFor } from './client';
 import { withErrors } from './errors';
-import { normaliseProfile } from './searches/findAccountProfile';
 
 const test = withErrors(async (z: ZObject, bundle: Bundle) => {
 	normaliseBaseUrl(bundle.authData?.baseUrl || BRAND.defaultBaseUrl);
-	const profile = normaliseProfile(await clientFor(z, bundle).accountProfile({}));
+	const profile = await clientFor(z, bundle).accountProfile({});
 	return { ...profile, connectionLabel: connectionLabelOf(profile) };
 });
 

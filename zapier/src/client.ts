@@ -10,11 +10,17 @@ import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, RetryPolic
 export const CORE_REQUEST = 'postWriterCore';
 
 /**
- * A Zapier step has 30 s. One request may take up to PER_ATTEMPT_TIMEOUT_MS;
- * waits between retries (429 with a short Retry-After, WORKFLOW_BUSY, a 5xx on
- * a GET) stay within RETRY_BUDGET.maxTotalWaitMs. A longer wait asked by the
- * server becomes a ThrottledError, and Zapier retries the step later.
+ * A Zapier step has 30 s. Every client gets a deadline STEP_DEADLINE_MS after
+ * it is made (one client per perform), enforced by the core: an attempt's
+ * timeout is cut to the time left, a retry wait that would leave less than
+ * MIN_ATTEMPT_MS (1 s) is not taken, and no request starts with less than
+ * that. A 429 whose wait does not fit becomes a ThrottledError with the
+ * server's delay, and Zapier retries the step later. Within the deadline,
+ * one request may take up to PER_ATTEMPT_TIMEOUT_MS and the waits between
+ * retries (429, WORKFLOW_BUSY, a 5xx on a GET) stay within
+ * RETRY_BUDGET.maxTotalWaitMs.
  */
+export const STEP_DEADLINE_MS = 25_000;
 export const RETRY_BUDGET: Partial<RetryPolicy> = { maxAttempts: 4, maxTotalWaitMs: 20_000, maxDelayMs: 10_000 };
 export const PER_ATTEMPT_TIMEOUT_MS = 20_000;
 
@@ -29,23 +35,18 @@ function headersOf(response: HttpResponse): Record<string, HeaderValue> {
 	return out;
 }
 
-/** Shortest per-attempt timeout, even when the deadline is close. */
-const MIN_TIMEOUT_MS = 1_000;
-
 /**
  * The core's transport over z.request: resolves for every status, rejects only
- * when no response came. With a deadline, no attempt outlives it.
+ * when no response came. The timeout is the core's, already cut to the deadline.
  */
-export function zapierSend(z: ZObject, deadline?: number): Send {
+export function zapierSend(z: ZObject): Send {
 	return async (request: HttpRequest): Promise<CoreResponse> => {
-		const timeout =
-			deadline === undefined ? request.timeoutMs : Math.max(MIN_TIMEOUT_MS, Math.min(request.timeoutMs ?? Infinity, deadline - Date.now()));
 		const response = await z.request({
 			url: request.url,
 			method: request.method,
 			headers: { 'User-Agent': BRAND.userAgent, ...request.headers },
 			body: request.body === undefined ? undefined : JSON.stringify(request.body),
-			timeout,
+			timeout: request.timeoutMs,
 			skipThrowForStatus: true,
 			middlewareData: { [CORE_REQUEST]: true },
 		});
@@ -58,7 +59,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 export interface ClientTuning {
 	retry?: Partial<RetryPolicy>;
 	timeoutMs?: number;
-	/** Absolute time (ms) that no request may outlive. */
+	/** Absolute time (ms, Date.now's clock) that no request may outlive; default: now + STEP_DEADLINE_MS. */
 	deadline?: number;
 }
 
@@ -68,7 +69,8 @@ export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>, tuning: 
 	const baseUrl = typeof authData.baseUrl === 'string' && authData.baseUrl.trim() !== '' ? authData.baseUrl : BRAND.defaultBaseUrl;
 	return new PostWriterClient({
 		baseUrl,
-		send: zapierSend(z, tuning.deadline),
+		send: zapierSend(z),
+		deadline: tuning.deadline ?? Date.now() + STEP_DEADLINE_MS,
 		sleep: realSleep,
 		apiKey: authData.apiKey,
 		retry: { ...RETRY_BUDGET, ...tuning.retry },

@@ -15,12 +15,12 @@ import {
 	BRAND,
 	GuidedIncompleteError,
 	MissingScopeError,
-	OPERATION_KEYS,
 	PostWriterError,
 	RateLimitedError,
 	ValidationError,
 	WorkflowBusyError,
-	getOperation,
+	baseField,
+	labelledMessage,
 	redact,
 } from '../../shared';
 
@@ -38,28 +38,6 @@ const ZAPIER_ERROR_NAMES = new Set([
 
 /** Fallback delay (s) when the server gave none. */
 export const DEFAULT_THROTTLE_SECONDS = 60;
-
-/** Label of a field, looked up in the catalogue (the operation's first, then any). */
-export function fieldLabel(field: string, operation?: string): string | undefined {
-	const base = field.replace(/\[.*$/, '');
-	const ops = operation && (OPERATION_KEYS as string[]).includes(operation) ? [operation] : [];
-	for (const key of [...ops, ...OPERATION_KEYS]) {
-		const spec = getOperation(key as (typeof OPERATION_KEYS)[number]).fields.find((f) => f.name === base);
-		if (spec) return spec.label;
-	}
-	const extra: Record<string, string> = {
-		baseUrl: 'Base URL',
-		apiKey: 'API Key',
-		notifyBefore: 'Notify Before',
-		ideaIndex: 'Idea Number',
-		ideaMatch: 'Idea Text to Match',
-		maxRefinements: 'Maximum Refinements',
-		instructionPreset: 'Instruction',
-		customInstruction: 'Custom Instruction',
-		draftId: 'Draft',
-	};
-	return extra[base];
-}
 
 /** The 401 message in Zapier's words: the server's reason, then what to do with the connection. */
 function authMessage(e: AuthenticationError): string {
@@ -98,11 +76,8 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs));
 	}
 	if (error instanceof ValidationError) {
-		const own = fields.find((f) => f.key === error.field.replace(/\[.*$/, ''))?.label;
-		const label = own ?? fieldLabel(error.field, error.operation);
-		const problem = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
-		const name = label && label !== error.field ? `${label} (${error.field})` : error.field;
-		return new z.errors.Error(`${name}: ${problem}`, 'VALIDATION_ERROR', 400);
+		const own = fields.find((f) => f.key === baseField(error.field))?.label;
+		return new z.errors.Error(labelledMessage(error, { label: own, withKey: true }), 'VALIDATION_ERROR', 400);
 	}
 	if (error instanceof AuthenticationError) {
 		return new z.errors.Error(authMessage(error), codeFor(error), 401);

@@ -58,23 +58,28 @@ export function inputFieldFor(spec: FieldSpec): PlainInputField {
 	if (spec.dynamic && DROPDOWNS[spec.dynamic]) {
 		field.dynamic = DROPDOWNS[spec.dynamic].dynamic;
 		if (DROPDOWNS[spec.dynamic].search) field.search = DROPDOWNS[spec.dynamic].search;
-	} else if (spec.suggestions?.length) {
-		field.choices = spec.suggestions.map((s) => ({ value: s.value, sample: s.value, label: s.label }));
+	} else if (spec.options?.length || spec.suggestions?.length) {
+		field.choices = (spec.options ?? spec.suggestions ?? []).map((s) => ({ value: s.value, sample: s.value, label: s.label }));
 	}
 	return field;
 }
 
 export type FieldOverrides = Record<string, Partial<PlainInputField> | false>;
 
-/** The input fields of an operation, in catalogue order; `false` drops a field, an object amends it. */
-export function inputFieldsFor(key: OperationKey, overrides: FieldOverrides = {}): PlainInputField[] {
+/** Input fields of field specs, in their order; `false` drops a field, an object amends it. */
+export function inputFieldsOf(specs: readonly FieldSpec[], overrides: FieldOverrides = {}): PlainInputField[] {
 	const out: PlainInputField[] = [];
-	for (const spec of getOperation(key).fields) {
+	for (const spec of specs) {
 		const o = overrides[spec.name];
 		if (o === false) continue;
 		out.push({ ...inputFieldFor(spec), ...(o ?? {}) } as PlainInputField);
 	}
 	return out;
+}
+
+/** The input fields of an operation, in catalogue order (see inputFieldsOf). */
+export function inputFieldsFor(key: OperationKey, overrides: FieldOverrides = {}): PlainInputField[] {
+	return inputFieldsOf(getOperation(key).fields, overrides);
 }
 
 /** The catalogue's labelled output fields of an operation, plus extras. */

@@ -14,13 +14,15 @@ import {
 	BRAND,
 	MAX_LOOKAHEAD_MS,
 	PostWriterError,
-	fetchPostsSince,
+	MAX_FIRED_KEYS,
+	fetchNewestPosts,
 	fetchUpcoming,
 	lookaheadMs,
 	oldestFirst,
+	readPostsSince,
 	selectNewPosts,
 	selectUpcoming,
-	stampPosts,
+	truncationWarning,
 } from '../../../shared';
 import { toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
@@ -34,10 +36,14 @@ export interface TriggerStaticData {
 	[key: string]: unknown;
 }
 
-/** Posts read per page; in steady state a poll is one request of one page. */
-export const PAGE_SIZE = 50;
-/** Pages a poll follows at most to reach the watermark after a burst. */
-export const MAX_PAGES = 200;
+/**
+ * Posts read per page. When /posts is newest first, a quiet poll is one
+ * request of one page. When it is oldest first (the spec does not say), every
+ * poll reads the whole list, one request per page, up to MAX_PAGES.
+ */
+export const PAGE_SIZE = 100;
+/** Pages a poll reads at most: a burst newest first, or the whole list oldest first (10,000 posts). */
+export const MAX_PAGES = 100;
 /** Longest notice, in days (the core's bound). */
 export const MAX_LOOKAHEAD_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
 
@@ -67,15 +73,10 @@ function readLookahead(ctx: IPollFunctions): { ms: number; amount: number; unit:
 
 async function pollNewPosts(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
 	const state = data.newPublishedPost ?? {};
-	const records = await fetchPostsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
-	const { fresh, state: next } = selectNewPosts(records, state);
-	const stamped = stampPosts(records);
-	const oldest = stamped[stamped.length - 1];
-	if (state.watermark && records.length >= PAGE_SIZE * MAX_PAGES && oldest && oldest.at > Date.parse(state.watermark)) {
-		ctx.logger.warn(
-			`${BRAND.displayName} Trigger: more than ${PAGE_SIZE * MAX_PAGES} posts were published since the last poll; the oldest of them were not read. Poll more often.`,
-		);
-	}
+	const read = await readPostsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	const { fresh, state: next } = selectNewPosts(read.records, state);
+	const warning = truncationWarning(read);
+	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning}`, { node: ctx.getNode().name, order: read.order, requests: read.requests });
 	if (next !== state) data.newPublishedPost = next;
 	return fresh.length > 0 ? [toItems(oldestFirst(fresh) as IDataObject[])] : null;
 }
@@ -84,7 +85,13 @@ async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data:
 	const { ms } = readLookahead(ctx);
 	const now = Date.now();
 	const entries = await fetchUpcoming(client, now, ms);
-	const { fresh, state: next } = selectUpcoming(entries, data.upcomingScheduledDraft ?? {}, now, ms);
+	const { fresh, state: next, overflowed } = selectUpcoming(entries, data.upcomingScheduledDraft ?? {}, now, ms);
+	if (overflowed) {
+		ctx.logger.warn(
+			`${BRAND.displayName} Trigger: more than ${MAX_FIRED_KEYS} drafts are scheduled within the notice; the trigger remembers the latest ${MAX_FIRED_KEYS}, and a draft newly scheduled before them will not fire. Shorten "Notify Me Before".`,
+			{ node: ctx.getNode().name },
+		);
+	}
 	// Written only when it changed, so that a quiet poll does not save the workflow.
 	if (JSON.stringify(next) !== JSON.stringify(data.upcomingScheduledDraft)) data.upcomingScheduledDraft = next;
 	return fresh.length > 0 ? [fresh.map((entry) => ({ json: upcomingItem(entry, now) }))] : null;
@@ -93,8 +100,7 @@ async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data:
 /** Fetch Test Event: the latest matching item, state untouched. */
 async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: TriggerEvent): Promise<INodeExecutionData[][]> {
 	if (event === 'newPublishedPost') {
-		const page = await client.page('listPosts', {}, { pageSize: 1 });
-		const latest = stampPosts(page.items)[0];
+		const latest = (await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES })).newest[0];
 		if (!latest) {
 			throw new NodeOperationError(ctx.getNode(), 'No published post yet: there is nothing to show as a test event', {
 				description: `Publish a post with ${BRAND.displayName} (or schedule a draft and wait for it), then fetch a test event again. The active workflow will start on posts published after its activation.`,

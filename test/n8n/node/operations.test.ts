@@ -348,7 +348,7 @@ describe('Creation', () => {
 		expect(mixed).toBeInstanceOf(NodeOperationError);
 		expect(mixed.message).toMatch(/^Answers: fill Question on every answer or on none/);
 		const outOfRange = await runNodeError({ credentials, params: { resource: 'creation', operation: 'createGuided', topic: 'Pricing', ideaSelection: 'index', ideaIndex: 99 } });
-		expect(outOfRange.message).toMatch(/^Idea Index: must be a whole number from 1 to/);
+		expect(outOfRange.message).toMatch(/^Idea Number: must be a whole number from 1 to/);
 	});
 });
 

@@ -8,9 +8,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
-import type { ListShape, Sandbox } from '../../../sandbox';
+import type { ListShape, Sandbox, SandboxOptions } from '../../../sandbox';
 import type { Credentials } from '../helpers/context';
 import { newTransport, poll } from '../helpers/context';
+import { MAX_PAGES, PAGE_SIZE } from '../../../n8n/nodes/PostWriterTrigger/poll';
 
 const sleeps: number[] = [];
 jest.mock('n8n-workflow', () => ({
@@ -27,8 +28,8 @@ const BIG_QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: {
 let sb: Sandbox;
 let credentials: Credentials;
 
-async function start(listShape: ListShape = 'data-cursor', seedData = true): Promise<void> {
-	sb = await startSandbox({ now: T0, listShape, seedData, quota: BIG_QUOTA });
+async function start(listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}): Promise<void> {
+	sb = await startSandbox({ now: T0, listShape, seedData, quota: BIG_QUOTA, ...more });
 	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
 	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
 }
@@ -111,7 +112,81 @@ describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published
 	});
 });
 
+describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post, /posts oldest first (list shape %s)', (listShape) => {
+	test('no duplicate and no miss over 60 polls; a quiet poll reads the whole list, a bounded number of requests', async () => {
+		await start(listShape, true, { listOrder: 'oldest-first', seedPosts: 150 });
+		const staticData: IDataObject = {};
+		const transport = newTransport();
+		await poll({ credentials, params: event, staticData, transport });
+		const pages = (n: number) => (listShape === 'bare' ? 1 : Math.ceil(n / PAGE_SIZE));
+		expect(transport.requests).toHaveLength(pages(150));
+		// The watermark is the newest post, not the newest of the first page.
+		const newest = [...account().posts].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt))[0];
+		expect((staticData.newPublishedPost as { watermark: string }).watermark).toBe(newest.publishedAt);
+		const existing = new Set(account().posts.map((p) => p.id));
+
+		const rnd = random(19);
+		const fired: string[] = [];
+		const quiet: number[] = [];
+		for (let round = 0; round < 60; round++) {
+			const before = sb.clock.now();
+			sb.clock.advance(MINUTE * (1 + Math.floor(rnd() * 30)));
+			const count = rnd() < 0.35 ? 0 : 1 + Math.floor(rnd() * 6);
+			const times: number[] = [];
+			for (let i = 0; i < count; i++) times.push(before + 1 + Math.floor(rnd() * (sb.clock.now() - before)));
+			if (count > 1 && rnd() < 0.5) times.push(times[0]);
+			if (round % 9 === 4) times.push(Date.parse((staticData.newPublishedPost as { watermark: string }).watermark));
+			publishAt(times);
+			transport.reset();
+			const { items } = await poll({ credentials, params: event, staticData, transport });
+			fired.push(...items.map((i) => String(i.id)));
+			if (times.length === 0) {
+				expect(items).toEqual([]);
+				quiet.push(transport.requests.length);
+			}
+			expect(transport.requests.length).toBe(pages(account().posts.length));
+			const at = items.map((i) => Date.parse(String(i.publishedAt)));
+			expect([...at].sort((a, b) => a - b)).toEqual(at);
+		}
+		const expected = account()
+			.posts.filter((p) => !existing.has(p.id))
+			.map((p) => p.id);
+		expect(expected.length).toBeGreaterThan(80);
+		expect(new Set(fired).size).toBe(fired.length);
+		expect([...fired].sort()).toEqual([...expected].sort());
+		expect(quiet.length).toBeGreaterThan(5);
+		expect(Math.max(...quiet)).toBeLessThanOrEqual(MAX_PAGES);
+		process.stdout.write(
+			`n8n oldest first (${listShape}): ${account().posts.length} posts, a quiet poll made ${Math.min(...quiet)}..${Math.max(...quiet)} requests (pages of ${PAGE_SIZE}, at most ${MAX_PAGES})\n`,
+		);
+	});
+});
+
 describe('New Published Post', () => {
+	test('Fetch Test Event on an oldest-first list returns the newest post', async () => {
+		await start('data-cursor', true, { listOrder: 'oldest-first', seedPosts: 250 });
+		const { items, transport } = await poll({ credentials, params: event, staticData: {}, mode: 'manual' });
+		const newest = [...account().posts].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt))[0];
+		expect(items).toMatchObject([{ id: newest.id, publishedAt: newest.publishedAt }]);
+		expect(transport.requests).toHaveLength(3);
+	});
+
+	test('a read cut by the cap on pages is logged (a burst beyond it, newest first)', async () => {
+		await start('data-cursor', false);
+		const staticData: IDataObject = {};
+		await poll({ credentials, params: event, staticData });
+		sb.clock.advance(60 * MINUTE);
+		publishAt(Array.from({ length: PAGE_SIZE * MAX_PAGES + 20 }, (_, i) => T0 + 1 + i * 100));
+		const logs: Array<{ level: string; message: string }> = [];
+		const transport = newTransport();
+		const { items } = await poll({ credentials, params: event, staticData, transport, logs });
+		expect(transport.requests).toHaveLength(MAX_PAGES);
+		expect(items).toHaveLength(PAGE_SIZE * MAX_PAGES);
+		expect(logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+			expect.stringMatching(/^Post Writer Trigger: more posts were published since the last poll than one poll reads \(10000 posts in 100 requests\); the oldest of them were not read and will not fire/),
+		]);
+	}, 60_000);
+
 	test('a failed poll does not advance the state; the next good poll catches up', async () => {
 		await start();
 		const staticData: IDataObject = {};
@@ -185,7 +260,7 @@ describe('New Published Post', () => {
 			published += burst;
 			transport.reset();
 			const { items } = await poll({ credentials, params: event, staticData, transport });
-			if (burst === 1_200) expect(transport.requests.length).toBe(Math.ceil(1_200 / 50) + 1);
+			if (burst === 1_200) expect(transport.requests.length).toBe(Math.ceil(1_200 / PAGE_SIZE) + 1);
 			for (const item of items) {
 				if (fired.has(String(item.id))) duplicates++;
 				fired.add(String(item.id));

@@ -4,5 +4,4 @@ export default createFromOperation({
 	key: 'activateWritingProfile',
 	operation: 'activateWritingProfile',
 	noun: 'Writing Profile',
-	description: 'Activates a writing profile for the next generations.',
 });

@@ -5,7 +5,7 @@ export default createFromOperation({
 	key: 'analyzePost',
 	operation: 'analyze',
 	noun: 'Analysis',
-	description: 'Analyzes a text and returns the writing rules and tactics it uses. Costs 1 credit.',
+	description: 'Analyzes a text and returns the writing rules and tactics it uses.',
 	fields: TEXT_OR_DRAFT,
 	extraFields: [DRAFT_FIELD],
 	prepare: (input, { client }) => textOrDraft(input, client, 'analyze'),

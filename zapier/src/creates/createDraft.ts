@@ -4,5 +4,4 @@ export default createFromOperation({
 	key: 'createDraft',
 	operation: 'createDraft',
 	noun: 'Draft',
-	description: 'Creates a draft, optionally scheduled at a future date.',
 });

@@ -6,11 +6,11 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { getOperation, runGuided } from '../../../shared';
+import { GUIDED_OPERATION, getOperation, runGuided } from '../../../shared';
 import type { GuidedInput, IdeaSelection } from '../../../shared';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
-import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
+import { inputFieldsOf, outputFieldsFor, sampleFor } from '../fields';
 
 /** Time the run may take, of Zapier's 30 s. */
 export const GUIDED_DEADLINE_MS = 25_000;
@@ -42,46 +42,20 @@ export function guidedInputOf(input: Obj): GuidedInput {
 		ideaIndex: int(input.ideaIndex),
 		ideaMatch: text(input.ideaMatch),
 		answers,
-		maxRefinements: int(input.maxRefinements) ?? 2,
+		maxRefinements: int(input.maxRefinements),
 		refineInstruction: text(input.refineInstruction),
 	};
 }
 
-const inputFields: PlainInputField[] = [
-	...inputFieldsFor('creationIdeas'),
-	{
-		key: 'ideaSelection',
-		label: 'Idea Choice',
-		helpText: 'Which of the proposed ideas to write: the first, the one at a number, or the first whose text contains some words.',
-		required: false,
-		default: 'first',
-		choices: [
-			{ value: 'first', sample: 'first', label: 'The First Idea' },
-			{ value: 'index', sample: 'index', label: 'The Idea at a Number' },
-			{ value: 'match', sample: 'match', label: 'The First Idea Containing Some Words' },
-		],
-		altersDynamicFields: false,
-	},
-	{ key: 'ideaIndex', label: 'Idea Number', type: 'integer', required: false, helpText: 'With "The Idea at a Number": 1 for the first idea, 2 for the second, and so on.' },
-	{ key: 'ideaMatch', label: 'Idea Text to Match', type: 'string', required: false, helpText: 'With "The First Idea Containing Some Words": the words to look for.' },
-	{
-		key: 'answers',
-		label: 'Answers',
-		type: 'text',
-		list: true,
-		required: false,
-		helpText: 'Answers to the questions, in the order they are asked. A question without an answer gets the topic and context.',
-	},
-	{ key: 'maxRefinements', label: 'Maximum Refinements', type: 'integer', required: false, default: '2', helpText: 'How many times the text may be refined while it is not ready, from 0 to 5.' },
-	{ key: 'refineInstruction', label: 'Refine Instruction', type: 'string', required: false, helpText: 'An instruction added to each refinement, for example "keep it under 200 words".' },
-];
+/** Zapier takes the answers as a list, in question order. */
+const inputFields: PlainInputField[] = inputFieldsOf(GUIDED_OPERATION.fields, { answers: { list: true } });
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const deadline = Date.now() + GUIDED_DEADLINE_MS;
 	const client = clientFor(z, bundle, { deadline });
 	const result = await runGuided(client, guidedInputOf(bundle.inputData as Obj), {
 		deadline,
-		onStep: (step, workflowId) => z.console.log(`Create Post (Guided): ${step}${workflowId ? ` (workflow ${workflowId})` : ''}`),
+		onStep: (step, workflowId) => z.console.log(`${GUIDED_OPERATION.name}: ${step}${workflowId ? ` (workflow ${workflowId})` : ''}`),
 	});
 	return result;
 }, inputFields);
@@ -94,9 +68,8 @@ export default defineCreate({
 	key: 'createPostGuided',
 	noun: 'Post',
 	display: {
-		label: 'Create Post (Guided)',
-		description:
-			'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
+		label: GUIDED_OPERATION.name,
+		description: GUIDED_OPERATION.description,
 	},
 	operation: {
 		inputFields,

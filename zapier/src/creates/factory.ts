@@ -6,7 +6,7 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, LockObject, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
-import { getOperation } from '../../../shared';
+import { costSentence, getOperation } from '../../../shared';
 import type { OperationKey, PostWriterClient } from '../../../shared';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
@@ -24,7 +24,7 @@ export interface OperationCreate {
 	noun: string;
 	/** Defaults to the catalogue name. */
 	label?: string;
-	/** Starts with a verb, ends with a period. Defaults to the catalogue description. */
+	/** Starts with a verb, ends with a period. Defaults to the catalogue description. The credit cost is added. */
 	description?: string;
 	fields?: FieldOverrides;
 	/** Fields added after the catalogue's (e.g. a dropdown that fills a catalogue field). */
@@ -53,7 +53,7 @@ export function createFromOperation(def: OperationCreate) {
 		noun: def.noun,
 		display: {
 			label: def.label ?? spec.name,
-			description: def.description ?? spec.description,
+			description: `${def.description ?? spec.description} ${costSentence(def.operation)}`,
 		},
 		operation: {
 			inputFields,

@@ -6,7 +6,7 @@ export default createFromOperation({
 	key: 'generatePost',
 	operation: 'generate',
 	noun: 'Post',
-	description: 'Creates post proposals from a prompt and saves the first one as a draft by default. Costs 1 credit.',
+	description: 'Creates post proposals from a prompt and saves the first one as a draft by default.',
 	shape: (output: Obj) => {
 		const proposals = Array.isArray(output.proposals) ? output.proposals : [];
 		return { ...output, firstProposal: proposals[0] ?? null };

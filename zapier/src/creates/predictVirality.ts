@@ -5,7 +5,6 @@ export default createFromOperation({
 	key: 'predictVirality',
 	operation: 'virality',
 	noun: 'Virality Prediction',
-	description: 'Predicts a virality score for a text, at no credit cost.',
 	fields: TEXT_OR_DRAFT,
 	extraFields: [DRAFT_FIELD],
 	prepare: (input, { client }) => textOrDraft(input, client, 'virality'),

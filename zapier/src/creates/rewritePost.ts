@@ -6,7 +6,6 @@ export default createFromOperation({
 	key: 'rewritePost',
 	operation: 'rewrite',
 	noun: 'Post',
-	description: 'Rewrites a text according to an instruction, for example punchier or shorter. Costs 1 credit.',
 	fields: { ...TEXT_OR_DRAFT, instruction: false },
 	extraFields: [DRAFT_FIELD, ...instructionFields('rewrite')],
 	prepare: async (input, { client }) => withInstruction(await textOrDraft(input, client, 'rewrite'), 'rewrite'),

@@ -4,26 +4,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as account from './account/Account.resource';
-import * as calendar from './calendar/Calendar.resource';
-import * as creation from './creation/Creation.resource';
-import * as draft from './draft/Draft.resource';
-import * as inspiration from './inspiration/Inspiration.resource';
 import type { PostWriterType } from './node.type';
-import * as post from './post/Post.resource';
-import * as writingProfile from './writingProfile/WritingProfile.resource';
+import { RESOURCE_MODULES } from './resources';
 
 type Execute = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
 
-const RESOURCES: Record<PostWriterType['resource'], Record<string, { execute: Execute } | unknown>> = {
-	post,
-	draft,
-	calendar,
-	inspiration,
-	account,
-	writingProfile,
-	creation,
-};
+const RESOURCES: Record<PostWriterType['resource'], Record<string, { execute: Execute } | unknown>> = RESOURCE_MODULES;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

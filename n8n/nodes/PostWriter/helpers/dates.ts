@@ -5,47 +5,10 @@
  * what n8n gives (strings, Dates, Luxon DateTimes) into what the core accepts,
  * and leave anything else untouched so that the core's validation names the field.
  */
+import { isKnownZone, wallTimeToUtc } from '../../../../shared';
 
 const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-
-/** The offset of a zone at an instant, in ms (local wall time minus UTC). */
-export function zoneOffsetMs(utcMs: number, timeZone: string): number {
-	const format = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	});
-	const parts: Record<string, number> = {};
-	for (const part of format.formatToParts(new Date(utcMs))) {
-		if (part.type !== 'literal') parts[part.type] = Number(part.value);
-	}
-	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
-	const wholeSeconds = utcMs - (((utcMs % 1000) + 1000) % 1000);
-	return asUtc - wholeSeconds;
-}
-
-/** The instant at which the wall clock of `timeZone` shows the given time (given as if it were UTC). */
-export function wallTimeToUtc(wallMs: number, timeZone: string): number {
-	let guess = wallMs - zoneOffsetMs(wallMs, timeZone);
-	// A second pass settles the offset when the first guess crossed a DST change.
-	guess = wallMs - zoneOffsetMs(guess, timeZone);
-	return guess;
-}
-
-function isValidZone(timeZone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 function fromDateLike(value: unknown): string | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
@@ -73,7 +36,7 @@ export function toZonedTimestamp(value: unknown, timeZone: string): unknown {
 	if (HAS_ZONE.test(text)) return text;
 	const m = WALL_TIME.exec(text);
 	if (!m) return text;
-	const zone = isValidZone(timeZone) ? timeZone : 'UTC';
+	const zone = isKnownZone(timeZone) ? timeZone : 'UTC';
 	const ms = Number((m[7] ?? '0').slice(0, 3).padEnd(3, '0'));
 	const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), ms);
 	if (Number.isNaN(wall)) return text;
@@ -98,10 +61,4 @@ export function toUtcDate(value: unknown): unknown {
 	}
 	if (WALL_TIME.test(text)) return text.slice(0, 10);
 	return text;
-}
-
-export const DAY_MS = 86_400_000;
-
-export function ymd(ms: number): string {
-	return new Date(ms).toISOString().slice(0, 10);
 }

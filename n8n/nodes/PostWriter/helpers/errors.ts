@@ -7,35 +7,27 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { OperationKey } from '../../../../shared';
-import { CreditFloorError, GuidedIncompleteError, PostWriterError, ValidationError } from '../../../../shared';
-import { fieldLabel } from './fields';
+import { CreditFloorError, GuidedIncompleteError, PostWriterError, ValidationError, fieldLabel, labelledMessage } from '../../../../shared';
 
-/** "numProposals: must be …" → "Number of Proposals: must be …". */
-function withLabel(message: string, field: string | undefined, key: OperationKey | undefined): string {
-	if (!field) return message;
-	const label = fieldLabel(key, field);
-	if (!label) return message;
-	const prefix = `${field}: `;
-	if (!message.startsWith(prefix)) return message;
-	// "answers[0].answer" → "Answers #1.answer"
-	const rest = field.replace(/^[^[.]*/, '').replace(/\[(\d+)\]/g, (_, n: string) => ` #${Number(n) + 1}`);
-	return `${label}${rest}: ${message.slice(prefix.length)}`;
+/** "numProposals: must be …" → "Number of Proposals: must be …" (the labels of the operation `key` first). */
+function withLabel(error: PostWriterError, key: OperationKey | undefined): string {
+	return labelledMessage(error, { operation: key });
 }
 
 export function toNodeError(node: INode, error: unknown, itemIndex: number, key?: OperationKey): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ValidationError || error instanceof CreditFloorError) {
-		const label = error.field ? fieldLabel(key, error.field) : undefined;
-		return new NodeOperationError(node, withLabel(error.message, error.field, key), {
+		const label = error.field ? fieldLabel(error.field, key ?? error.operation) : undefined;
+		return new NodeOperationError(node, withLabel(error, key), {
 			itemIndex,
 			description: error.hint ?? (label ? `Check the "${label}" parameter.` : undefined),
 		});
 	}
 	if (error instanceof GuidedIncompleteError && error.status === undefined) {
-		return new NodeOperationError(node, withLabel(error.message, error.field, key), { itemIndex, description: error.hint });
+		return new NodeOperationError(node, withLabel(error, key), { itemIndex, description: error.hint });
 	}
 	if (error instanceof PostWriterError) {
-		const message = withLabel(error.message, error.field, key);
+		const message = withLabel(error, key);
 		const apiError = new NodeApiError(node, error.toJSON() as JsonObject, {
 			itemIndex,
 			message,

@@ -8,7 +8,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../../shared';
-import { getOperation, operationsByResource, spendsCredits } from '../../../../shared';
+import { OTHER_FIELD_LABELS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../../shared';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';
@@ -111,6 +111,14 @@ export function fieldProperties(field: FieldSpec, display: IDisplayOptions | und
 				],
 			},
 		];
+	}
+	if (field.options && field.options.length > 0) {
+		const options: INodePropertyOptions[] = field.options.map((o) => ({
+			name: o.label,
+			value: o.value,
+			...(o.description ? { description: sentence(o.description) } : {}),
+		}));
+		return [{ ...common, type: 'options', options, default: inCollection ? '' : (field.default ?? field.options[0].value) }];
 	}
 	if (field.suggestions && field.suggestions.length > 0) {
 		const options: INodePropertyOptions[] = field.suggestions.map((s) => ({ name: s.label, value: s.value }));
@@ -222,7 +230,7 @@ export function fieldProperties(field: FieldSpec, display: IDisplayOptions | und
 /** The Options collection offered on operations that may spend credits. */
 export function creditFloorOption(): INodeProperties {
 	return {
-		displayName: 'Minimum Credits to Keep',
+		displayName: OTHER_FIELD_LABELS[MIN_CREDITS_TO_KEEP],
 		name: MIN_CREDITS_TO_KEEP,
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 0 },
@@ -233,17 +241,13 @@ export function creditFloorOption(): INodeProperties {
 }
 
 /**
- * Every parameter of a catalogue operation, shown only for its resource and
- * operation: top-level fields first, then the Additional Fields / Filters
- * collection, then the Options collection (credit floor on paid operations).
+ * The parameters of a list of fields, shown only with `display`: top-level
+ * fields first, then the Additional Fields / Filters collection.
  */
-export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
-	const spec = getOperation(key);
-	const display = showFor(spec.resource, spec.action);
-	const overrides = options.overrides ?? {};
+export function specFields(fields: readonly FieldSpec[], display: IDisplayOptions, overrides: FieldOverrides = {}): INodeProperties[] {
 	const top: INodeProperties[] = [];
 	const collections: Record<string, INodeProperties[]> = { [ADDITIONAL_FIELDS]: [], [FILTERS]: [] };
-	for (const field of spec.fields) {
+	for (const field of fields) {
 		if (isTopLevel(field, overrides)) {
 			const [first, ...rest] = fieldProperties(field, display);
 			top.push({ ...first, ...overrides[field.name] } as INodeProperties, ...rest);
@@ -264,6 +268,18 @@ export function operationFields(key: OperationKey, options: OperationFieldsOptio
 			options: values.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		});
 	}
+	return out;
+}
+
+/**
+ * Every parameter of a catalogue operation, shown only for its resource and
+ * operation: its fields (see specFields), then the Options collection
+ * (credit floor on paid operations).
+ */
+export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
+	const spec = getOperation(key);
+	const display = showFor(spec.resource, spec.action);
+	const out = specFields(spec.fields, display, options.overrides);
 	const extra = [...(spendsCredits(key) ? [creditFloorOption()] : []), ...(options.extraOptions ?? [])];
 	if (extra.length > 0) {
 		out.push({
@@ -310,10 +326,11 @@ export interface OperationMeta {
 	action: string;
 }
 
-/** The operation picker entry of a catalogue operation. */
+/** The operation picker entry of a catalogue operation; operations that write or generate state their credit cost. */
 export function operationMeta(key: OperationKey): OperationMeta {
 	const spec = getOperation(key);
-	return { value: spec.action, name: titleOf(spec.action), description: sentence(spec.description), action: actionOf(spec.name) };
+	const description = spec.method === 'POST' ? `${spec.description} ${costSentence(key)}` : spec.description;
+	return { value: spec.action, name: titleOf(spec.action), description: sentence(description), action: actionOf(spec.name) };
 }
 
 /** The operation picker of a resource: the catalogue's operations plus node-only ones, sorted by name. */
@@ -330,24 +347,4 @@ export function operationPicker(resource: Resource, extra: OperationMeta[] = [],
 		options,
 		default: firstOperation,
 	};
-}
-
-/** Labels of a catalogue operation's fields, for error messages. */
-export function fieldLabel(key: OperationKey | undefined, field: string): string | undefined {
-	const base = field.replace(/\[\d+\].*$/, '');
-	const known: Record<string, string> = {
-		[MIN_CREDITS_TO_KEEP]: 'Minimum Credits to Keep',
-		baseUrl: 'Base URL (credential)',
-		ideaIndex: 'Idea Index',
-		ideaMatch: 'Idea Text to Match',
-		maxRefinements: 'Max Refinements',
-		ideas: 'Ideas',
-		input: 'Input',
-		answers: 'Answers',
-		topic: 'Topic',
-		notifyBefore: 'Notify Me Before',
-	};
-	if (known[base]) return known[base];
-	if (!key) return undefined;
-	return getOperation(key).fields.find((f) => f.name === base)?.label;
 }

@@ -28,7 +28,7 @@ function readCollection(ctx: IExecuteFunctions, name: string, itemIndex: number)
 }
 
 /** Parses the JSON parameter of answers (a string or an already evaluated expression). */
-function parseAnswersJson(raw: unknown, field: FieldSpec, operation: OperationKey): unknown {
+function parseAnswersJson(raw: unknown, field: FieldSpec, operation: string): unknown {
 	if (typeof raw !== 'string') return raw;
 	if (raw.trim() === '') return undefined;
 	let parsed: unknown;
@@ -44,7 +44,7 @@ function parseAnswersJson(raw: unknown, field: FieldSpec, operation: OperationKe
 	return parsed;
 }
 
-function readAnswers(ctx: IExecuteFunctions, field: FieldSpec, operation: OperationKey, itemIndex: number): unknown {
+function readAnswers(ctx: IExecuteFunctions, field: FieldSpec, operation: string, itemIndex: number): unknown {
 	const mode = ctx.getNodeParameter(answersModeName(field), itemIndex, 'fields') as string;
 	if (mode === 'json') return parseAnswersJson(ctx.getNodeParameter(answersJsonName(field), itemIndex, '[]'), field, operation);
 	const collection = ctx.getNodeParameter(field.name, itemIndex, {}) as { answer?: IDataObject[] };
@@ -60,18 +60,23 @@ function convert(field: FieldSpec, value: unknown, timeZone: string): unknown {
 }
 
 /**
- * The core input of `key` for item `itemIndex`. Fields made optional by
- * overrides keep their empty value out, for the operation to fill.
+ * The values of `fields` for item `itemIndex`, read from where specFields put
+ * them (`operation` names the operation in errors).
  */
-export function readInput(ctx: IExecuteFunctions, key: OperationKey, itemIndex: number, overrides: FieldOverrides = {}): Record<string, unknown> {
-	const spec = getOperation(key);
+export function readFields(
+	ctx: IExecuteFunctions,
+	fields: readonly FieldSpec[],
+	operation: string,
+	itemIndex: number,
+	overrides: FieldOverrides = {},
+): Record<string, unknown> {
 	const timeZone = ctx.getTimezone();
 	const input: Record<string, unknown> = {};
 	const collections: Record<string, IDataObject> = {};
-	for (const field of spec.fields) {
+	for (const field of fields) {
 		let value: unknown;
 		if (field.type === 'answers') {
-			value = readAnswers(ctx, field, key, itemIndex);
+			value = readAnswers(ctx, field, operation, itemIndex);
 		} else if (field.dynamic) {
 			value = ctx.getNodeParameter(field.name, itemIndex, '', { extractValue: true });
 		} else if (isTopLevel(field, overrides)) {
@@ -90,6 +95,14 @@ export function readInput(ctx: IExecuteFunctions, key: OperationKey, itemIndex: 
 		if (converted !== undefined) input[field.name] = converted;
 	}
 	return input;
+}
+
+/**
+ * The core input of `key` for item `itemIndex`. Fields made optional by
+ * overrides keep their empty value out, for the operation to fill.
+ */
+export function readInput(ctx: IExecuteFunctions, key: OperationKey, itemIndex: number, overrides: FieldOverrides = {}): Record<string, unknown> {
+	return readFields(ctx, getOperation(key).fields, key, itemIndex, overrides);
 }
 
 /** The credit floor from the Options collection, when set above 0. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS, ymd } from '../../helpers/dates';
+import { DAY_MS, ymdUtc } from '../../../../../shared';
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 
@@ -18,9 +18,9 @@ export const description: INodeProperties[] = operationFields(KEY, { overrides: 
 
 /** Fills empty dates: From = today (UTC), To = From + 7 days. */
 export function withDefaultWindow(input: Record<string, unknown>, now = Date.now()): Record<string, unknown> {
-	const from = typeof input.from === 'string' ? input.from : ymd(now);
+	const from = typeof input.from === 'string' ? input.from : ymdUtc(now);
 	const fromMs = Date.parse(`${from}T00:00:00Z`);
-	const to = typeof input.to === 'string' ? input.to : Number.isNaN(fromMs) ? undefined : ymd(fromMs + DEFAULT_SPAN_DAYS * DAY_MS);
+	const to = typeof input.to === 'string' ? input.to : Number.isNaN(fromMs) ? undefined : ymdUtc(fromMs + DEFAULT_SPAN_DAYS * DAY_MS);
 	return { ...input, from, ...(to !== undefined ? { to } : {}) };
 }
 

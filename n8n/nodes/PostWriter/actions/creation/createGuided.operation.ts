@@ -1,80 +1,39 @@
 /**
  * Create Post (Guided): ideas → prepare → write → validate (→ refine) in one
- * step, through the core's runGuided. Topic, context, preferences and
- * language are the catalogue's fields of Start; the rest is specific to the
- * guided run. Nothing is saved or scheduled.
+ * step, through the core's runGuided. Its name, description and fields are
+ * the core's GUIDED_OPERATION; only how n8n shows some of them is written
+ * here. Nothing is saved or scheduled.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { GuidedInput, IdeaSelection } from '../../../../../shared';
-import { ValidationError, getOperation, runGuided } from '../../../../../shared';
+import { GUIDED_OPERATION, ValidationError, runGuided } from '../../../../../shared';
 import { forEachItem } from '../../helpers/execute';
-import { ADDITIONAL_FIELDS, fieldProperties, isTopLevel, showFor } from '../../helpers/fields';
-import type { OperationMeta } from '../../helpers/fields';
+import { actionOf, sentence, showFor, specFields } from '../../helpers/fields';
+import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
+import { readFields } from '../../helpers/input';
 
 export const OPERATION = 'createGuided';
 
 export const meta: OperationMeta = {
 	value: OPERATION,
-	name: 'Create Post (Guided)',
-	description: 'Run ideas, questions, writing and validation in one step and return a checked text, without saving it',
-	action: 'Create a post (guided)',
+	name: GUIDED_OPERATION.name,
+	description: sentence(GUIDED_OPERATION.description),
+	action: actionOf(GUIDED_OPERATION.name),
 };
 
 const display = showFor('creation', OPERATION);
-const startFields = getOperation('creationIdeas').fields;
+const shownWith = (selection: IdeaSelection) => ({ displayOptions: { show: { ...display.show, ideaSelection: [selection] } } });
 
-const refineInstruction: INodeProperties = {
-	displayName: 'Refine Instruction',
-	name: 'refineInstruction',
-	type: 'string',
-	default: '',
-	description: "Added to the validator's suggestions when the text is refined",
-};
-
-export const description: INodeProperties[] = [
-	...startFields.filter((f) => isTopLevel(f)).flatMap((f) => fieldProperties(f, display)),
-	{
-		displayName: 'Idea Selection',
-		name: 'ideaSelection',
-		type: 'options',
-		options: [
-			{ name: 'First Idea', value: 'first', description: 'Take the first idea proposed' },
-			{ name: 'By Position', value: 'index', description: 'Take the idea at a given position (1 = first)' },
-			{ name: 'By Text Match', value: 'match', description: 'Take the first idea whose title or text contains some words' },
-		],
-		default: 'first',
-		description: 'Which of the proposed ideas to write',
-		displayOptions: display,
-	},
-	{
-		displayName: 'Idea Index',
-		name: 'ideaIndex',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 1,
-		description: 'Position of the idea among those proposed, 1 for the first',
-		displayOptions: { show: { ...display.show, ideaSelection: ['index'] } },
-	},
-	{
-		displayName: 'Idea Text to Match',
-		name: 'ideaMatch',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. meeting',
-		description: 'Words looked for in the title and text of the ideas (case does not matter)',
-		displayOptions: { show: { ...display.show, ideaSelection: ['match'] } },
-	},
-	{
-		displayName: 'Answers',
-		name: 'answers',
+/** What is specific to n8n: the idea fields follow Idea Selection, answers are rows that may name their question. */
+const OVERRIDES: FieldOverrides = {
+	ideaIndex: shownWith('index'),
+	ideaMatch: shownWith('match'),
+	answers: {
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Answer',
 		default: {},
-		description:
-			'Answers to the questions the service asks. Fill Question on every answer (an ID or words of the question) or on none (answers in question order). Questions left unanswered get the topic and context.',
-		displayOptions: display,
 		options: [
 			{
 				displayName: 'Answer',
@@ -85,7 +44,8 @@ export const description: INodeProperties[] = [
 						name: 'question',
 						type: 'string',
 						default: '',
-						description: 'The question ID, or words that appear in the question; leave empty to answer in order',
+						description:
+							'The question ID, or words that appear in the question. Fill it on every answer or on none; left empty everywhere, the answers go in question order.',
 					},
 					{
 						displayName: 'Answer',
@@ -98,28 +58,9 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Max Refinements',
-		name: 'maxRefinements',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 5, numberPrecision: 0 },
-		default: 2,
-		description: 'How many times at most the text is refined while the verdict is not ready',
-		displayOptions: display,
-	},
-	{
-		displayName: 'Additional Fields',
-		name: ADDITIONAL_FIELDS,
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: display,
-		options: [
-			...startFields.filter((f) => !isTopLevel(f)).flatMap((f) => fieldProperties(f, undefined, true)),
-			refineInstruction,
-		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	},
-];
+};
+
+export const description: INodeProperties[] = specFields(GUIDED_OPERATION.fields, display, OVERRIDES);
 
 type AnswerRow = { question?: string; answer?: string };
 
@@ -139,27 +80,26 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
+function whole(value: unknown): number | undefined {
+	return value === undefined || value === '' ? undefined : Number(value);
+}
+
 export function readGuidedInput(ctx: IExecuteFunctions, itemIndex: number): GuidedInput {
-	const extra = (ctx.getNodeParameter(ADDITIONAL_FIELDS, itemIndex, {}) ?? {}) as IDataObject;
-	const topLevel = (name: string) => ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const value = (name: string) => (startFields.some((f) => f.name === name && isTopLevel(f)) ? topLevel(name) : extra[name]);
-	const selection = ctx.getNodeParameter('ideaSelection', itemIndex, 'first') as IdeaSelection;
-	const rows = ((ctx.getNodeParameter('answers', itemIndex, {}) as { answer?: AnswerRow[] })?.answer ?? []) as AnswerRow[];
-	const topic = value('topic');
-	if (typeof topic !== 'string' || topic.trim() === '') {
-		throw new ValidationError('topic', 'is required and must not be empty (Topic).', 'creationIdeas');
-	}
+	const input = readFields(ctx, GUIDED_OPERATION.fields, OPERATION, itemIndex, OVERRIDES);
+	const selection = (text(input.ideaSelection) ?? 'first') as IdeaSelection;
+	const rows = ((input.answers as { answer?: AnswerRow[] } | undefined)?.answer ?? []) as AnswerRow[];
 	return {
-		topic,
-		context: text(value('context')),
-		preferences: text(value('preferences')),
-		language: text(value('language')),
+		// Start Post Creation's validation refuses an empty topic, naming the field.
+		topic: (input.topic ?? '') as string,
+		context: text(input.context),
+		preferences: text(input.preferences),
+		language: text(input.language),
 		ideaSelection: selection,
-		ideaIndex: selection === 'index' ? Number(ctx.getNodeParameter('ideaIndex', itemIndex, 1)) : undefined,
-		ideaMatch: selection === 'match' ? String(ctx.getNodeParameter('ideaMatch', itemIndex, '')) : undefined,
+		ideaIndex: selection === 'index' ? whole(input.ideaIndex) : undefined,
+		ideaMatch: selection === 'match' ? String(input.ideaMatch ?? '') : undefined,
 		answers: answersFrom(rows),
-		maxRefinements: Number(ctx.getNodeParameter('maxRefinements', itemIndex, 2)),
-		refineInstruction: text(extra.refineInstruction),
+		maxRefinements: whole(input.maxRefinements),
+		refineInstruction: text(input.refineInstruction),
 	};
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { getOperation } from '../../../../../shared';
 import { listForEachItem } from '../../helpers/execute';
 import { operationFields, paginationFields, showFor } from '../../helpers/fields';
 
@@ -18,7 +19,11 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-const METRICS = ['likes', 'comments', 'shares', 'impressions'];
+/** The metrics among the catalogue's output fields of the operation (`metrics__likes` → `likes`). */
+const METRIC_PREFIX = 'metrics__';
+const METRICS = getOperation(KEY)
+	.outputFields.filter((f) => f.key.startsWith(METRIC_PREFIX))
+	.map((f) => f.key.slice(METRIC_PREFIX.length));
 
 /** One flat record per post: what a spreadsheet or a message needs. */
 export function simplifyPost(post: IDataObject): IDataObject {
