@@ -2,7 +2,10 @@
  * Polling logic for the two trigger events, pure and shared by both platforms.
  *
  * New Published Post keeps a Gmail-style watermark: the newest publication
- * time seen plus the ids published at exactly that time. Upcoming Scheduled
+ * time seen plus the ids published at exactly that time. The spec does not
+ * say how /posts is sorted, so the reads find the order from the times they
+ * see (see PostOrder): one request per quiet poll when the list is newest
+ * first, the whole list (bounded) when it is not. Upcoming Scheduled
  * Draft keeps the (draft, scheduled time) pairs already fired that still lie
  * in the future. Both states are bounded whatever the history.
  */
@@ -259,7 +262,7 @@ export function truncationWarning(read: PostsRead): string | undefined {
 	return `the service lists posts ${read.order === 'oldest-first' ? 'oldest first' : 'in no time order'} and this account has more of them than one poll reads (${seen}); the newest posts, past that cap, were not read.`;
 }
 
-/** When a bounded catch-up could not reach the watermark, emit oldest first so that nothing is skipped. */
+/** Records oldest first: the order in which the triggers emit the posts that fire. */
 export function oldestFirst(records: Obj[]): Obj[] {
 	return stampPosts(records)
 		.reverse()
