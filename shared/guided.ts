@@ -6,6 +6,7 @@
 import type { FieldSpec } from './catalogue';
 import { OPERATIONS } from './catalogue';
 import type { CallOptions, PostWriterClient } from './client';
+import { MIN_ATTEMPT_MS } from './client';
 import { GuidedIncompleteError, PostWriterError, ValidationError } from './errors';
 import type { Answer, Idea, Question, Verdict } from './types';
 
@@ -242,7 +243,7 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 	const callOptions = (): CallOptions => {
 		if (options.deadline === undefined) return { retry: options.retry };
 		const left = options.deadline - client.now();
-		if (left <= 0) {
+		if (left < MIN_ATTEMPT_MS) {
 			const { workflowId, step } = ctx;
 			throw new GuidedIncompleteError(
 				workflowId

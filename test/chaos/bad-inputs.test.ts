@@ -157,9 +157,9 @@ const ZAPIER: ZapRow[] = [
 	['Find Inspiration: Minimum Likes -5', 'searches', 'findInspiration', { minLikes: '-5' }, /^Minimum Likes\b/],
 	['Find Inspiration: Minimum Likes "lots"', 'searches', 'findInspiration', { minLikes: 'lots' }, /^Minimum Likes\b/],
 	['Find Draft: nothing to search by', 'searches', 'findDraft', {}, /^Search Text\b|^search\b/i],
-	['Upcoming Scheduled Draft: Notify Before 0', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '0', notifyBeforeUnit: 'minutes' }, /^Notify Before\b/],
+	['Upcoming Scheduled Draft: Notify Before 0', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '0', notifyBeforeUnit: 'minutes' }, /^Notify Me Before\b/],
 	['Upcoming Scheduled Draft: unit "weeks"', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '2', notifyBeforeUnit: 'weeks' }, /^Unit\b|notifyBeforeUnit/],
-	['Upcoming Scheduled Draft: Notify Before 90 days', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '90', notifyBeforeUnit: 'days' }, /^Notify Before\b/],
+	['Upcoming Scheduled Draft: Notify Before 90 days', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '90', notifyBeforeUnit: 'days' }, /^Notify Me Before\b/],
 ];
 
 describe('Zapier inputData', () => {

@@ -137,7 +137,7 @@ test('Create Post (Guided) on a client with a deadline: the step that cannot sta
 	const e = await caught(runGuided(h.client, { topic: 'Remote work' }, { deadline: (h.client.deadline ?? 0) }));
 	expect(e).toBeInstanceOf(GuidedIncompleteError);
 	expect(e.workflowId).toBe('wf_42');
-	expect(e.message).toMatch(/workflow wf_42/);
+	expect(e.message).toMatch(/Workflow wf_42 is kept: continue it with Write Post/);
 	expect(h.sent).toHaveLength(2);
 	expect(h.elapsed()).toBeLessThanOrEqual(3_200);
 });

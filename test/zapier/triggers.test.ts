@@ -111,9 +111,9 @@ describe('Upcoming Scheduled Draft', () => {
 
 	test('a notice that is not a whole number, or longer than 31 days, is refused naming the field', async () => {
 		let e = details(await rejection(run('triggers', 'upcomingScheduledDraft', bundle({ notifyBefore: 'soon', notifyBeforeUnit: 'hours' }))));
-		expect(e.message).toMatch(/^Notify Before \(notifyBefore\): must be a whole number of hours/);
+		expect(e.message).toMatch(/^Notify Me Before \(notifyBefore\): must be a whole number of hours/);
 		e = details(await rejection(run('triggers', 'upcomingScheduledDraft', bundle({ notifyBefore: 61, notifyBeforeUnit: 'days' }))));
-		expect(e.message).toMatch(/^Notify Before \(notifyBefore\): 61 days is longer than the 31 days/);
+		expect(e.message).toMatch(/^Notify Me Before \(notifyBefore\): 61 days is longer than the 31 days/);
 	});
 });
 

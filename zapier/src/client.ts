@@ -24,7 +24,8 @@ export const STEP_DEADLINE_MS = 25_000;
 export const RETRY_BUDGET: Partial<RetryPolicy> = { maxAttempts: 4, maxTotalWaitMs: 20_000, maxDelayMs: 10_000 };
 export const PER_ATTEMPT_TIMEOUT_MS = 20_000;
 
-function headersOf(response: HttpResponse): Record<string, HeaderValue> {
+/** The response headers as a plain record, names in lower case. */
+export function headersOf(response: HttpResponse): Record<string, HeaderValue> {
 	const out: Record<string, HeaderValue> = {};
 	const headers = response.headers as unknown as { forEach?: (fn: (value: string, name: string) => void) => void };
 	if (headers && typeof headers.forEach === 'function') {

@@ -12,10 +12,10 @@
  * flags.throwForThrottlingEarly = false, so that HTTP-date and reset-header
  * delays are honoured instead of Zapier's seconds-only Retry-After reading.
  */
-import type { AfterResponseMiddleware, BeforeRequestMiddleware, Bundle, HttpResponse } from 'zapier-platform-core';
+import type { AfterResponseMiddleware, BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
 import { BRAND, OPERATION_KEYS, getOperation, normaliseBaseUrl, readResponse } from '../../shared';
-import type { HeaderValue, OperationKey } from '../../shared';
-import { CORE_REQUEST } from './client';
+import type { OperationKey } from '../../shared';
+import { CORE_REQUEST, headersOf } from './client';
 import { toZapierError } from './errors';
 
 function apiBase(bundle: Pick<Bundle, 'authData'>): string | undefined {
@@ -60,15 +60,6 @@ export function operationFor(method: string | undefined, url: string, base: stri
 	return ROUTES.find((r) => r.method === verb && r.regex.test(path))?.key;
 }
 
-function headerRecord(response: HttpResponse): Record<string, HeaderValue> {
-	const out: Record<string, HeaderValue> = {};
-	const headers = response.headers as unknown as { forEach?: (fn: (value: string, name: string) => void) => void };
-	headers?.forEach?.((value, name) => {
-		out[name.toLowerCase()] = value;
-	});
-	return out;
-}
-
 /** Maps error responses of the API through the core's error model (see the file comment). */
 export const handleErrors: AfterResponseMiddleware = (response, z, bundle) => {
 	const request = (response.request ?? {}) as { middlewareData?: Record<string, unknown>; method?: string; url?: string; raw?: boolean };
@@ -77,7 +68,7 @@ export const handleErrors: AfterResponseMiddleware = (response, z, bundle) => {
 	const key = base && typeof request.url === 'string' ? operationFor(request.method, request.url, base) : undefined;
 	if (!key) return response;
 	try {
-		readResponse({ status: response.status, headers: headerRecord(response), body: response.content }, { key, now: Date.now() });
+		readResponse({ status: response.status, headers: headersOf(response), body: response.content }, { key, now: Date.now() });
 	} catch (e) {
 		throw toZapierError(z, e);
 	}

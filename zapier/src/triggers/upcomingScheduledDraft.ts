@@ -7,7 +7,7 @@
  */
 import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { MAX_LOOKAHEAD_MS, ValidationError, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
+import { MAX_LOOKAHEAD_MS, ValidationError, fieldLabel, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
@@ -31,7 +31,7 @@ export function noticeOf(input: Record<string, unknown>): number {
 const inputFields: PlainInputField[] = [
 	{
 		key: 'notifyBefore',
-		label: 'Notify Before',
+		label: fieldLabel('notifyBefore') ?? 'Notify Me Before',
 		type: 'integer',
 		required: true,
 		default: '60',
