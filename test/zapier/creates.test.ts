@@ -1,26 +1,11 @@
 import nock from 'nock';
 import { App, ORIGIN, bundle, details, rejection, run } from './helpers';
+import { ONLY_DATE } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-const ONLY_DATE: any[] = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'requestAnimationFrame',
-	'cancelAnimationFrame',
-	'requestIdleCallback',
-	'cancelIdleCallback',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-];
 
 const future = () => new Date(Date.now() + 3 * 86_400_000).toISOString();
 

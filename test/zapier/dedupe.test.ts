@@ -12,24 +12,9 @@
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 import { bundle, run } from './helpers';
+import { ONLY_DATE } from './helpers';
 import { MAX_PAGES, PAGE_SIZE } from '../../zapier/src/triggers/newPublishedPost';
 
-const ONLY_DATE: any[] = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'requestAnimationFrame',
-	'cancelAnimationFrame',
-	'requestIdleCallback',
-	'cancelIdleCallback',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-];
 const MIN = 60_000;
 
 /** Zapier's rule: an id is new once; the first poll seeds. */

@@ -94,3 +94,21 @@ export function details(error: any): { name: string; message: string; code?: str
 	}
 	return { name: error.name, ...parsed };
 }
+
+/** jest fake timers that fake only Date (the app's real timers keep running). */
+export const ONLY_DATE: any[] = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+];
