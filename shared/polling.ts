@@ -232,11 +232,6 @@ export async function readPostsSince(client: PostWriterClient, state: PostWaterm
 	});
 }
 
-/** The records of readPostsSince (kept for callers that need only them). */
-export async function fetchPostsSince(client: PostWriterClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<Obj[]> {
-	return (await readPostsSince(client, state, options)).records;
-}
-
 /**
  * The newest `count` posts, newest first, whatever the API's order: the
  * Zapier trigger and n8n's "Fetch Test Event" both use it. Newest first,

@@ -4,7 +4,7 @@
  */
 import {
 	PostWriterClient,
-	fetchPostsSince,
+	readPostsSince,
 	fetchUpcoming,
 	selectNewPosts,
 	selectUpcoming,
@@ -51,7 +51,7 @@ export const coreDriver: Driver = {
 			async poll() {
 				const state = JSON.parse(saved) as PostWatermarkState;
 				try {
-					const records = await fetchPostsSince(client(ctx), state, { pageSize: 10 });
+					const { records } = await readPostsSince(client(ctx), state, { pageSize: 10 });
 					const next = selectNewPosts(records, state);
 					saved = JSON.stringify(next.state);
 					for (const r of next.fresh) record('fire', r);
