@@ -1,5 +1,5 @@
 /**
- * The pure core: no platform, no transport, no timers, no process.
+ * The pure core: it imports no platform and no transport, and uses neither timers nor the Node process object.
  * n8n and Zapier adapters import from here; scripts use `./sdk`.
  */
 export * from './brand';
