@@ -358,11 +358,19 @@ export async function fetchUpcoming(client: PostWriterClient, now: number, looka
 	return upcomingEntries(calendar.entries, now, lookaheadMs);
 }
 
+/** The units of "Notify Me Before", as both platforms offer them. */
+export const NOTIFY_UNITS = [
+	{ value: 'minutes', label: 'Minutes' },
+	{ value: 'hours', label: 'Hours' },
+	{ value: 'days', label: 'Days' },
+] as const;
+export type NotifyUnit = (typeof NOTIFY_UNITS)[number]['value'];
+
 /** Longest "notify me before" window: a month keeps the calendar request small. */
 export const MAX_LOOKAHEAD_MS = 31 * 86_400_000;
 
 /** Converts "X minutes/hours/days before" to milliseconds; refuses windows over 31 days. */
-export function lookaheadMs(amount: number, unit: 'minutes' | 'hours' | 'days'): number {
+export function lookaheadMs(amount: number, unit: NotifyUnit): number {
 	const factor = unit === 'minutes' ? 60_000 : unit === 'hours' ? 3_600_000 : 86_400_000;
 	if (!Number.isFinite(amount) || amount <= 0) {
 		throw new ValidationError('notifyBefore', `must be a positive number of ${unit}, got ${amount}.`);

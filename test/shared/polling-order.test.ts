@@ -15,6 +15,7 @@ import {
 	truncationWarning,
 	type PostWatermarkState,
 } from '../../shared';
+import { mulberry32 } from '../../sandbox/text';
 
 type Order = 'newest-first' | 'oldest-first';
 type Post = { id: string; text: string; publishedAt: string };
@@ -49,15 +50,8 @@ function fakePosts(order: Order) {
 	};
 }
 
-function random(seed: number): () => number {
-	let a = seed;
-	return () => {
-		a = (a + 0x6d2b79f5) | 0;
-		let t = Math.imul(a ^ (a >>> 15), 1 | a);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** A seeded pseudo-random source, so that runs repeat. */
+const random = mulberry32;
 
 const stamp = (times: number[]) => stampInOrder(times.map((t, i) => ({ id: `p${i}`, publishedAt: new Date(t).toISOString() })));
 

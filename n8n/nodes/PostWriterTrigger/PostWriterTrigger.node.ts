@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND } from '../../../shared';
+import { BRAND, NOTIFY_UNITS } from '../../../shared';
 import { MAX_LOOKAHEAD_DAYS, pollTrigger } from './poll';
 
 export class PostWriterTrigger implements INodeType {
@@ -51,11 +51,7 @@ export class PostWriterTrigger implements INodeType {
 				displayName: 'Unit',
 				name: 'notifyUnit',
 				type: 'options',
-				options: [
-					{ name: 'Minutes', value: 'minutes' },
-					{ name: 'Hours', value: 'hours' },
-					{ name: 'Days', value: 'days' },
-				],
+				options: NOTIFY_UNITS.map((unit) => ({ name: unit.label, value: unit.value })),
 				default: 'hours',
 				displayOptions: { show: { event: ['upcomingScheduledDraft'] } },
 			},

@@ -9,7 +9,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CalendarEntry, PostWatermarkState, PostWriterClient, UpcomingState } from '../../../shared';
+import type { CalendarEntry, NotifyUnit, PostWatermarkState, PostWriterClient, UpcomingState } from '../../../shared';
 import {
 	BRAND,
 	MAX_LOOKAHEAD_MS,
@@ -28,7 +28,6 @@ import { toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
 export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft';
-export type NotifyUnit = 'minutes' | 'hours' | 'days';
 
 export interface TriggerStaticData {
 	newPublishedPost?: PostWatermarkState;

@@ -12,6 +12,7 @@ import type { ListShape, Sandbox, SandboxOptions } from '../../../sandbox';
 import type { Credentials } from '../helpers/context';
 import { newTransport, poll } from '../helpers/context';
 import { MAX_PAGES, PAGE_SIZE } from '../../../n8n/nodes/PostWriterTrigger/poll';
+import { mulberry32 } from '../../../sandbox/text';
 
 const sleeps: number[] = [];
 jest.mock('n8n-workflow', () => ({
@@ -41,15 +42,7 @@ afterEach(async () => {
 });
 
 /** A seeded pseudo-random source, so that runs repeat. */
-function random(seed: number): () => number {
-	let a = seed;
-	return () => {
-		a = (a + 0x6d2b79f5) | 0;
-		let t = Math.imul(a ^ (a >>> 15), 1 | a);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+const random = mulberry32;
 
 const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 

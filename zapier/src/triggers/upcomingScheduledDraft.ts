@@ -7,20 +7,19 @@
  */
 import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { MAX_LOOKAHEAD_MS, ValidationError, fieldLabel, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
+import { MAX_LOOKAHEAD_MS, NOTIFY_UNITS, type NotifyUnit, ValidationError, fieldLabel, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { calendarWindowInZone, isoInZone, zoneOf } from '../time';
 
-type Unit = 'minutes' | 'hours' | 'days';
-const UNITS: Unit[] = ['minutes', 'hours', 'days'];
+const UNITS: string[] = NOTIFY_UNITS.map((unit) => unit.value);
 const MAX_NOTICE_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
 
 export function noticeOf(input: Record<string, unknown>): number {
 	const raw = input.notifyBefore ?? 60;
 	const amount = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-	const unit = (typeof input.notifyBeforeUnit === 'string' && input.notifyBeforeUnit !== '' ? input.notifyBeforeUnit : 'minutes') as Unit;
+	const unit = (typeof input.notifyBeforeUnit === 'string' && input.notifyBeforeUnit !== '' ? input.notifyBeforeUnit : 'minutes') as NotifyUnit;
 	if (!UNITS.includes(unit)) throw new ValidationError('notifyBeforeUnit', `must be one of ${UNITS.join(', ')}, got "${unit}".`);
 	if (!Number.isInteger(amount) || amount < 1) {
 		throw new ValidationError('notifyBefore', `must be a whole number of ${unit} of at least 1, got ${JSON.stringify(raw)}.`);
@@ -42,11 +41,7 @@ const inputFields: PlainInputField[] = [
 		label: 'Unit',
 		required: true,
 		default: 'minutes',
-		choices: [
-			{ value: 'minutes', sample: 'minutes', label: 'Minutes' },
-			{ value: 'hours', sample: 'hours', label: 'Hours' },
-			{ value: 'days', sample: 'days', label: 'Days' },
-		],
+		choices: NOTIFY_UNITS.map((unit) => ({ value: unit.value, sample: unit.value, label: unit.label })),
 	},
 ];
 
