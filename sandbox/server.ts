@@ -566,7 +566,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 	// -----------------------------------------------------------------------
 
 	/** Refuses a paid call the balance cannot cover (402); nothing is charged yet. */
-	function paid(ctx: Ctx, cost: number): void {
+	/** The operation's cost, from the catalogue (the spec documents 1 credit for generate, analyze and rewrite). */
+	function costOf(ctx: Ctx): number {
+		return ctx.route.op.cost ?? 0;
+	}
+	/** Refuses the call before any work when the balance cannot pay for it. */
+	function paid(ctx: Ctx): void {
+		const cost = costOf(ctx);
 		if (ctx.account.credits < cost) {
 			throw new ApiError(
 				402,
@@ -575,7 +581,9 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			);
 		}
 	}
-	function charge(ctx: Ctx, operation: 'generate' | 'analyze' | 'rewrite', cost: number): number {
+	/** Charges the operation's cost once it has run; returns the balance left. */
+	function charge(ctx: Ctx, operation: 'generate' | 'analyze' | 'rewrite'): number {
+		const cost = costOf(ctx);
 		state.charge(ctx.account.id, operation, cost);
 		stats.paidCalls++;
 		stats.creditsSpent += cost;
@@ -624,22 +632,22 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			if (scheduledAt && !saveDraft) {
 				throw validation('scheduledAt', 'scheduledAt requires saveDraft to be true (the schedule applies to the saved draft)');
 			}
-			paid(ctx, 1);
+			paid(ctx);
 			const proposals = generateProposals(prompt, numProposals);
 			const draft = saveDraft ? state.createDraft(ctx.account.id, proposals[0], scheduledAt) : null;
-			const creditsRemaining = charge(ctx, 'generate', 1);
+			const creditsRemaining = charge(ctx, 'generate');
 			return { body: { proposals, draftId: draft ? draft.id : null, creditsRemaining } };
 		},
 		analyze: (ctx) => {
-			paid(ctx, 1);
+			paid(ctx);
 			const analysis = analyzeText(String(ctx.input.text));
-			return { body: { ...analysis, creditsRemaining: charge(ctx, 'analyze', 1) } };
+			return { body: { ...analysis, creditsRemaining: charge(ctx, 'analyze') } };
 		},
 		rewrite: (ctx) => {
-			paid(ctx, 1);
+			paid(ctx);
 			const instruction = String(ctx.input.instruction);
 			const text = rewriteText(String(ctx.input.text), instruction);
-			return { body: { text, instruction, creditsRemaining: charge(ctx, 'rewrite', 1) } };
+			return { body: { text, instruction, creditsRemaining: charge(ctx, 'rewrite') } };
 		},
 		virality: (ctx) => ({ body: viralityOf(String(ctx.input.text)) }),
 		listDrafts: (ctx) => ({ list: state.listDrafts(ctx.account.id) }),

@@ -74,15 +74,8 @@ export function runAuthTest(b: any): Promise<any> {
 	return appTester((App.authentication as any).test, b);
 }
 
-/** The rejection of a promise (fails when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<any> {
-	try {
-		await p;
-	} catch (e) {
-		return e;
-	}
-	throw new Error('expected a rejection');
-}
+/** The rejection of a promise (fails when it resolves): the shared test helper. */
+export { caught as rejection } from '../helpers/fake';
 
 /** Zapier errors carry a JSON message ({message, code, status} or {message, delay}). */
 export function details(error: any): { name: string; message: string; code?: string; status?: number; delay?: number } {
