@@ -441,9 +441,11 @@ async function main() {
 
 	log('3. footprint');
 	const zapierLoad = loadTime([join(ROOT, 'zapier/index.js')], 'zapier-platform-core', join(ROOT, 'zapier'));
-	const n8nFiles = ['dist/n8n/nodes/PostWriter/PostWriter.node.js', 'dist/n8n/nodes/PostWriterTrigger/PostWriterTrigger.node.js', 'dist/n8n/credentials/PostWriterApi.credentials.js'];
-	const n8nLoad = loadTime(n8nFiles.map((f) => join(ROOT, f)), 'n8n-workflow', ROOT);
-	const n8nPack = packSize(ROOT);
+	const n8nDir = join(ROOT, 'n8n');
+	const n8nPkg = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const n8nFiles = [...n8nPkg.n8n.nodes, ...n8nPkg.n8n.credentials];
+	const n8nLoad = loadTime(n8nFiles.map((f) => join(n8nDir, f)), 'n8n-workflow', n8nDir);
+	const n8nPack = packSize(n8nDir);
 	const zapierPack = packSize(join(ROOT, 'zapier'));
 
 	// ---- targets

@@ -81,7 +81,7 @@ async function main() {
 
 	say('\n[1] build and pack');
 	const packed = rt.buildAndPack(path.join(WORK, 'pack'));
-	const pkg = readJson(path.join(ROOT, 'package.json'));
+	const pkg = readJson(path.join(rt.PACKAGE_DIR, 'package.json'));
 	check('the tarball holds only dist/, README.md, LICENSE and package.json', () => {
 		const outside = packed.files.filter((f) => !f.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(f));
 		equal(outside, [], 'files outside dist');

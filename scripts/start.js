@@ -107,7 +107,7 @@ async function main() {
 	process.on('SIGHUP', () => stop('SIGHUP'));
 
 	const n8n = await rt.ensureN8n();
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const pkg = JSON.parse(fs.readFileSync(path.join(rt.PACKAGE_DIR, 'package.json'), 'utf8'));
 
 	say('Building and packing the node…');
 	const work = path.join(rt.cacheRoot(), 'start-work');

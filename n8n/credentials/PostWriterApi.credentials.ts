@@ -1,7 +1,7 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { BRAND } from '../../shared/brand';
-import { OPERATIONS } from '../../shared/catalogue';
+import { BRAND } from '../shared/brand';
+import { OPERATIONS } from '../shared/catalogue';
 
 /** The credential test reads the account profile: the call needs only its scope. */
 const PROFILE = OPERATIONS.accountProfile;

@@ -18,6 +18,8 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PINS_FILE = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
+/** The n8n community package: its own folder, package.json and dist/. */
+const PACKAGE_DIR = path.join(ROOT, 'n8n');
 const PINS = JSON.parse(fs.readFileSync(PINS_FILE, 'utf8'));
 const N8N_VERSION = PINS.dependencies.n8n;
 const MARKER = '.post-writer-install.json';
@@ -114,10 +116,10 @@ async function ensureN8n() {
 
 /** Builds the package (n8n part) and packs it; returns { tarball, files }. */
 function buildAndPack(dest) {
-	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js')], { cwd: ROOT, stdio: 'inherit' });
+	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js')], { cwd: PACKAGE_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('build failed');
 	fs.mkdirSync(dest, { recursive: true });
-	const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+	const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: PACKAGE_DIR, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
 	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
 	const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
 	return { tarball: path.join(dest, info.filename), files: info.files.map((f) => f.path), name: info.name };
@@ -254,6 +256,7 @@ function adaptWorkflow(workflow, { packageName, typePrefix, credential }) {
 
 module.exports = {
 	ROOT,
+	PACKAGE_DIR,
 	N8N_VERSION,
 	cacheRoot,
 	runtimeDir,

@@ -1,5 +1,5 @@
 import { PostWriterClient, type ClientOptions } from '../../shared';
-import { createAxiosSend } from '../../shared/transports/axios';
+import { createAxiosSend } from '../../sdk/axios';
 
 export const TEST_KEY = 'pw_live_TESTKEY0123456789abcdef0123456789';
 export const BASE = 'https://api.test.example/api/v1';

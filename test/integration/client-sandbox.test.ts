@@ -11,7 +11,7 @@ import {
 	WorkflowStateError,
 	runGuided,
 } from '../../shared';
-import { createAxiosSend, createStandaloneClient } from '../../shared/sdk';
+import { createAxiosSend, createStandaloneClient } from '../../sdk';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 let sb: Sandbox;

@@ -16,7 +16,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;
 const trigger = new PostWriterTrigger().description;
 const credential = new PostWriterApi();
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const PACKAGE_DIR = path.join(ROOT, 'n8n');
+const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
 
 function shownFor(resource: string, operation: string): INodeProperties[] {
 	return node.properties.filter((p) => {
@@ -147,12 +148,17 @@ describe('package', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(Object.keys(pkg.peerDependencies)).toEqual(['n8n-workflow']);
 		expect(pkg.files).toEqual(['dist']);
-		expect(fs.existsSync(path.join(ROOT, 'LICENSE'))).toBe(true);
+		expect(fs.existsSync(path.join(PACKAGE_DIR, 'LICENSE'))).toBe(true);
+		expect(fs.existsSync(path.join(PACKAGE_DIR, 'README.md'))).toBe(true);
+		expect(pkg.n8n.strict).toBe(true);
+		expect(fs.readFileSync(path.join(PACKAGE_DIR, 'eslint.config.mjs'), 'utf8').replace(/\s+/g, ' ').trim()).toBe(
+			"import { config } from '@n8n/node-cli/eslint'; export default config;",
+		);
 	});
 
 	test('every n8n entry has its source, its icons (light and dark) and, for nodes, a codex file', () => {
 		for (const entry of [...pkg.n8n.credentials, ...pkg.n8n.nodes] as string[]) {
-			const source = path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+			const source = path.join(PACKAGE_DIR, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 			expect(fs.existsSync(source)).toBe(true);
 			const dir = path.dirname(source);
 			for (const icon of ['postWriter.svg', 'postWriter.dark.svg']) {
@@ -166,7 +172,7 @@ describe('package', () => {
 		}
 	});
 
-	test('node and credential code imports nothing but n8n-workflow and relative paths', () => {
+	test('node, credential and core code imports nothing but n8n-workflow and relative paths', () => {
 		const files: string[] = [];
 		const walk = (dir: string) => {
 			for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -175,11 +181,12 @@ describe('package', () => {
 				else if (p.endsWith('.ts')) files.push(p);
 			}
 		};
-		walk(path.join(ROOT, 'n8n'));
+		for (const dir of ['n8n/nodes', 'n8n/credentials', 'shared']) walk(path.join(ROOT, dir));
+		expect(files.length).toBeGreaterThan(40);
 		for (const file of files) {
 			const source = fs.readFileSync(file, 'utf8');
 			for (const m of source.matchAll(/from '([^']+)'/g)) expect(m[1] === 'n8n-workflow' || m[1].startsWith('.')).toBe(true);
-			expect(source).not.toMatch(/shared\/(sdk|transports)/);
+			expect(source).not.toMatch(/\/sdk['/]/);
 			expect(source).not.toMatch(/eslint-disable/);
 		}
 	});

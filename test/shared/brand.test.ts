@@ -5,8 +5,11 @@ import { BRAND } from '../../shared';
 
 const root = join(__dirname, '..', '..');
 
-test('root package.json is the n8n package named in BRAND', () => {
-	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+test('n8n/package.json is the n8n package named in BRAND; the root package is private', () => {
+	const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+	expect(rootPkg.private).toBe(true);
+	expect(rootPkg.name).not.toBe(BRAND.n8nPackage);
+	const pkg = JSON.parse(readFileSync(join(root, 'n8n', 'package.json'), 'utf8'));
 	expect(pkg.name).toBe(BRAND.n8nPackage);
 	expect(pkg.dependencies ?? {}).toEqual({});
 	expect(Object.keys(pkg.peerDependencies)).toEqual(['n8n-workflow']);

@@ -9,7 +9,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CalendarEntry, NotifyUnit, PostWatermarkState, PostWriterClient, UpcomingState } from '../../../shared';
+import type { CalendarEntry, NotifyUnit, PostWatermarkState, PostWriterClient, UpcomingState } from '../../shared';
 import {
 	BRAND,
 	MAX_LOOKAHEAD_MS,
@@ -23,7 +23,7 @@ import {
 	selectNewPosts,
 	selectUpcoming,
 	truncationWarning,
-} from '../../../shared';
+} from '../../shared';
 import { toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 

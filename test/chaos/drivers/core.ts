@@ -1,5 +1,5 @@
 /**
- * The core driver: PostWriterClient over the axios transport (shared/sdk.ts),
+ * The core driver: PostWriterClient over the axios transport (sdk/),
  * with the shared polling logic. It is what both platforms are built on.
  */
 import {
@@ -12,7 +12,7 @@ import {
 	type PostWatermarkState,
 	type UpcomingState,
 } from '../../../shared';
-import { createAxiosSend, realSleep } from '../../../shared/sdk';
+import { createAxiosSend, realSleep } from '../../../sdk';
 import { record } from '../harness';
 import type { ActionRun, Driver, DriverContext, Outcome, TriggerPoller } from './types';
 import { upcomingFireKey } from './types';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { OperationKey, PostWriterClient } from '../../../../shared';
+import type { OperationKey, PostWriterClient } from '../../../shared';
 import { createClient } from '../transport';
 import { toNodeError } from './errors';
 import type { FieldOverrides } from './fields';

@@ -7,8 +7,8 @@
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../../shared';
-import { OTHER_FIELD_LABELS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../../shared';
+import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared';
+import { OTHER_FIELD_LABELS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';

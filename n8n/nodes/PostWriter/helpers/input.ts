@@ -7,8 +7,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey } from '../../../../shared';
-import { ValidationError, getOperation } from '../../../../shared';
+import type { FieldSpec, OperationKey } from '../../../shared';
+import { ValidationError, getOperation } from '../../../shared';
 import { toUtcDate, toZonedTimestamp } from './dates';
 import {
 	CUSTOM,

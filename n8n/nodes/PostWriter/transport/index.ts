@@ -15,8 +15,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { HeaderValue, PostWriterClient, RetryPolicy, Send } from '../../../../shared';
-import { BRAND, PostWriterClient as Client, ValidationError } from '../../../../shared';
+import type { HeaderValue, PostWriterClient, RetryPolicy, Send } from '../../../shared';
+import { BRAND, PostWriterClient as Client, ValidationError } from '../../../shared';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

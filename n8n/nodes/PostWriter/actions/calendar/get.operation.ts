@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS, ymdUtc } from '../../../../../shared';
+import { DAY_MS, ymdUtc } from '../../../../shared';
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 

@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { GuidedInput, IdeaSelection } from '../../../../../shared';
-import { GUIDED_OPERATION, ValidationError, runGuided } from '../../../../../shared';
+import type { GuidedInput, IdeaSelection } from '../../../../shared';
+import { GUIDED_OPERATION, ValidationError, runGuided } from '../../../../shared';
 import { forEachItem } from '../../helpers/execute';
 import { actionOf, sentence, showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides, OperationMeta } from '../../helpers/fields';

@@ -3,9 +3,9 @@
  * and for anyone's in-house script. Never imported by code that n8n loads.
  */
 import axios, { type AxiosInstance } from 'axios';
-import { BRAND } from '../brand';
-import { PostWriterClient, type ClientOptions } from '../client';
-import type { Send, Sleep } from '../http';
+import { BRAND } from '../shared/brand';
+import { PostWriterClient, type ClientOptions } from '../shared/client';
+import type { Send, Sleep } from '../shared/http';
 
 export function createAxiosSend(apiKey: string, instance: AxiosInstance = axios.create()): Send {
 	return async (request) => {

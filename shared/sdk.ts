@@ -1,3 +1,0 @@
-/** The standalone SDK: the core plus the axios transport. */
-export * from './index';
-export * from './transports/axios';
