@@ -5,7 +5,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import { BRAND } from '../shared/brand';
 import { PostWriterClient, type ClientOptions } from '../shared/client';
-import type { Send, Sleep } from '../shared/http';
+import type { Send, Sleep } from '../shared/transport';
 
 export function createAxiosSend(apiKey: string, instance: AxiosInstance = axios.create()): Send {
 	return async (request) => {

@@ -195,8 +195,8 @@ const SAMPLE_PROFILE = {
 };
 
 export const OPERATIONS = {
-	generate: op<GenerateOutput>()({
-		key: 'generate',
+	generatePost: op<GenerateOutput>()({
+		key: 'generatePost',
 		resource: 'post',
 		action: 'generate',
 		name: 'Generate Post',
@@ -247,8 +247,8 @@ export const OPERATIONS = {
 			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
 		],
 	}),
-	analyze: op<AnalyzeOutput>()({
-		key: 'analyze',
+	analyzePost: op<AnalyzeOutput>()({
+		key: 'analyzePost',
 		resource: 'post',
 		action: 'analyze',
 		name: 'Analyze Post',
@@ -271,8 +271,8 @@ export const OPERATIONS = {
 			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
 		],
 	}),
-	rewrite: op<RewriteOutput>()({
-		key: 'rewrite',
+	rewritePost: op<RewriteOutput>()({
+		key: 'rewritePost',
 		resource: 'post',
 		action: 'rewrite',
 		name: 'Rewrite Post',
@@ -293,8 +293,8 @@ export const OPERATIONS = {
 			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
 		],
 	}),
-	virality: op<ViralityOutput>()({
-		key: 'virality',
+	predictVirality: op<ViralityOutput>()({
+		key: 'predictVirality',
 		resource: 'post',
 		action: 'predictVirality',
 		name: 'Predict Virality',
@@ -374,8 +374,8 @@ export const OPERATIONS = {
 			{ key: 'metrics__impressions', label: 'Impressions', type: 'integer' },
 		],
 	}),
-	calendar: op<CalendarOutput>()({
-		key: 'calendar',
+	getCalendar: op<CalendarOutput>()({
+		key: 'getCalendar',
 		resource: 'calendar',
 		action: 'get',
 		name: 'Get Calendar',
@@ -488,8 +488,8 @@ export const OPERATIONS = {
 			{ key: 'url', label: 'URL' },
 		],
 	}),
-	accountProfile: op<AccountProfile>()({
-		key: 'accountProfile',
+	getAccountProfile: op<AccountProfile>()({
+		key: 'getAccountProfile',
 		resource: 'account',
 		action: 'getProfile',
 		name: 'Get Account Profile',
@@ -516,8 +516,8 @@ export const OPERATIONS = {
 			{ key: 'activeWritingProfile__name', label: 'Active Writing Profile Name' },
 		],
 	}),
-	credits: op<CreditsOutput>()({
-		key: 'credits',
+	getCredits: op<CreditsOutput>()({
+		key: 'getCredits',
 		resource: 'account',
 		action: 'getCredits',
 		name: 'Get Credits',
@@ -587,8 +587,8 @@ export const OPERATIONS = {
 			{ key: 'active', label: 'Active', type: 'boolean' },
 		],
 	}),
-	creationIdeas: op<IdeasOutput>()({
-		key: 'creationIdeas',
+	startPostCreation: op<IdeasOutput>()({
+		key: 'startPostCreation',
 		resource: 'creation',
 		action: 'start',
 		name: 'Start Post Creation',
@@ -644,8 +644,8 @@ export const OPERATIONS = {
 			{ key: 'ideas[]title', label: 'Idea Title' },
 		],
 	}),
-	creationPrepare: op<PrepareOutput>()({
-		key: 'creationPrepare',
+	preparePost: op<PrepareOutput>()({
+		key: 'preparePost',
 		resource: 'creation',
 		action: 'prepare',
 		name: 'Prepare Post',
@@ -675,8 +675,8 @@ export const OPERATIONS = {
 			{ key: 'questions[]question', label: 'Question' },
 		],
 	}),
-	creationWrite: op<WriteOutput>()({
-		key: 'creationWrite',
+	writePost: op<WriteOutput>()({
+		key: 'writePost',
 		resource: 'creation',
 		action: 'write',
 		name: 'Write Post',
@@ -702,8 +702,8 @@ export const OPERATIONS = {
 			{ key: 'text', label: 'Text' },
 		],
 	}),
-	creationValidate: op<ValidateOutput>()({
-		key: 'creationValidate',
+	validatePost: op<ValidateOutput>()({
+		key: 'validatePost',
 		resource: 'creation',
 		action: 'validate',
 		name: 'Validate Post',
@@ -725,8 +725,8 @@ export const OPERATIONS = {
 			{ key: 'verdict__issues[]', label: 'Verdict Issues' },
 		],
 	}),
-	creationRefine: op<RefineOutput>()({
-		key: 'creationRefine',
+	refinePost: op<RefineOutput>()({
+		key: 'refinePost',
 		resource: 'creation',
 		action: 'refine',
 		name: 'Refine Post',
@@ -804,3 +804,90 @@ export function operationsByResource(): Map<Resource, OperationSpec[]> {
 	}
 	return map;
 }
+
+// ---------------------------------------------------------------------------
+// Create Post (Guided): a composite of the creation operations, run by guided.ts
+
+export type IdeaSelection = 'first' | 'index' | 'match';
+
+/** A node-only operation: its name, what it does and its input fields, for both platforms' UIs. */
+export interface GuidedOperationSpec {
+	readonly name: string;
+	readonly description: string;
+	readonly fields: readonly FieldSpec[];
+}
+
+const IDEA_NUMBER = {
+	name: 'ideaIndex',
+	label: 'Idea Number',
+	description: 'With By Number: the number of the idea among those proposed, 1 for the first.',
+	type: 'integer',
+	in: 'body',
+	default: 1,
+	min: 1,
+} as const;
+
+const MAX_REFINEMENTS = {
+	name: 'maxRefinements',
+	label: 'Maximum Refinements',
+	description: 'How many times at most the text is refined while the verdict is not ready, from 0 to 5.',
+	type: 'integer',
+	in: 'body',
+	default: 2,
+	min: 0,
+	max: 5,
+} as const;
+
+/**
+ * Create Post (Guided) as the platforms show it. Topic, context, preferences
+ * and language are the catalogue's fields of Start Post Creation; the rest
+ * steers the run. Every label, description, default and bound is written here.
+ */
+export const GUIDED_OPERATION = {
+	name: 'Create Post (Guided)',
+	description:
+		'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
+	fields: [
+		...OPERATIONS.startPostCreation.fields,
+		{
+			name: 'ideaSelection',
+			label: 'Idea Selection',
+			description: 'Which of the proposed ideas to write: the first, the one at a number, or the first whose title or text contains some words.',
+			type: 'string',
+			in: 'body',
+			default: 'first',
+			options: [
+				{ value: 'first', label: 'First Idea', description: 'Take the first idea proposed.' },
+				{ value: 'index', label: 'By Number', description: 'Take the idea at a given number, 1 for the first.' },
+				{ value: 'match', label: 'By Text Match', description: 'Take the first idea whose title or text contains some words.' },
+			],
+		},
+		IDEA_NUMBER,
+		{
+			name: 'ideaMatch',
+			label: 'Idea Text to Match',
+			description: 'With By Text Match: words looked for in the title and text of the ideas (case does not matter).',
+			type: 'string',
+			in: 'body',
+			placeholder: 'meeting',
+		},
+		{
+			name: 'answers',
+			label: 'Answers',
+			description: 'Answers to the questions the service asks, in the order they are asked. A question left without an answer gets the topic and context.',
+			type: 'text',
+			in: 'body',
+		},
+		MAX_REFINEMENTS,
+		{
+			name: 'refineInstruction',
+			label: 'Refine Instruction',
+			description: 'An instruction added to the validator\'s suggestions each time the text is refined, for example "keep it under 200 words".',
+			type: 'string',
+			in: 'body',
+		},
+	],
+} as const satisfies GuidedOperationSpec;
+
+/** The guided fields whose bounds the run itself checks. */
+export const GUIDED_STEP_FIELDS = { ideaIndex: IDEA_NUMBER, maxRefinements: MAX_REFINEMENTS } as const;

@@ -4,14 +4,16 @@
  * maps every failure to the typed errors, and retries by the policy in retry.ts.
  */
 import type { InputOf, ItemOf, OperationKey, OutputOf } from './catalogue';
+import type { ListPage } from './types';
 import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
-import { CreditFloorError, PostWriterError, TimeoutError, registerSecret } from './errors';
-import type { HttpRequest, HttpResponse, Send, Sleep } from './http';
-import { buildRequest, networkErrorFrom, readResponse } from './http';
+import { CreditFloorError, PostWriterError, TimeoutError, networkErrorFrom, scrubError } from './errors';
 import { normaliseList } from './lists';
 import { creditsRemainingOf, parseOutput } from './parse';
+import { buildRequest } from './request';
+import { readResponse } from './response';
 import type { RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY, decideRetry } from './retry';
+import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
+import type { HttpRequest, HttpResponse, Send, Sleep } from './transport';
 import { normaliseBaseUrl, validateInput } from './validate';
 
 export interface RetryEvent {
@@ -42,7 +44,7 @@ export interface ClientOptions {
 	 * (a Zapier step has 30 s).
 	 */
 	deadline?: number;
-	/** The API key, registered so that no error message can contain it. */
+	/** The API key: redacted from every error this client throws, whatever its shape. */
 	apiKey?: string;
 	onRetry?: (event: RetryEvent) => void;
 }
@@ -63,9 +65,6 @@ export interface ListOptions extends CallOptions {
 	/** Hard cap on pages followed. */
 	maxPages?: number;
 }
-
-/** Least time a request is started with before the client's deadline. */
-export const MIN_ATTEMPT_MS = 1_000;
 
 /** Hard caps of the paginator, whatever the caller asks. */
 export const LIST_HARD_CAP = { pages: 100, items: 10_000 };
@@ -96,6 +95,8 @@ class ClientCore {
 	/** See ClientOptions.deadline. */
 	readonly deadline?: number;
 	private readonly onRetry?: (event: RetryEvent) => void;
+	/** Secrets redacted from every error this client throws (its API key). */
+	private readonly secrets: readonly string[];
 	/** Last balance seen in a response, for the credit floor. */
 	private knownCredits?: number;
 
@@ -109,7 +110,7 @@ class ClientCore {
 		this.timeoutMs = options.timeoutMs ?? 30_000;
 		this.deadline = options.deadline;
 		this.onRetry = options.onRetry;
-		registerSecret(options.apiKey);
+		this.secrets = options.apiKey ? [options.apiKey] : [];
 		for (const key of OPERATION_KEYS) {
 			const isList = Boolean(getOperation(key).list);
 			Object.defineProperty(this, key, {
@@ -121,8 +122,16 @@ class ClientCore {
 		}
 	}
 
-	/** Validates, sends with retries, and returns the normalised output. */
+	/** Validates, sends with retries, and returns the normalised output. Every error is redacted with the key. */
 	async call(key: OperationKey, input: unknown, options: CallOptions = {}): Promise<unknown> {
+		try {
+			return await this.callUnscrubbed(key, input, options);
+		} catch (e) {
+			throw scrubError(e, this.secrets);
+		}
+	}
+
+	private async callUnscrubbed(key: OperationKey, input: unknown, options: CallOptions): Promise<unknown> {
 		const clean = validateInput(key, input, this.now());
 		if (options.minCreditsToKeep !== undefined && spendsCredits(key)) {
 			await this.checkCreditFloor(key, options.minCreditsToKeep, options);
@@ -136,6 +145,14 @@ class ClientCore {
 
 	/** Follows cursors or offsets, up to `limit` and the hard caps. */
 	async list(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<unknown[]> {
+		try {
+			return await this.listUnscrubbed(key, input, options);
+		} catch (e) {
+			throw scrubError(e, this.secrets);
+		}
+	}
+
+	private async listUnscrubbed(key: OperationKey, input: unknown, options: ListOptions): Promise<unknown[]> {
 		const spec = getOperation(key);
 		const clean = validateInput(key, input, this.now());
 		const limit = Math.min(options.limit ?? LIST_HARD_CAP.items, LIST_HARD_CAP.items);
@@ -161,7 +178,15 @@ class ClientCore {
 	}
 
 	/** One page, raw, for triggers that read only the newest page. */
-	async page(key: OperationKey, input: unknown, options: ListOptions = {}) {
+	async page(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<ListPage<Record<string, unknown>>> {
+		try {
+			return await this.pageUnscrubbed(key, input, options);
+		} catch (e) {
+			throw scrubError(e, this.secrets);
+		}
+	}
+
+	private async pageUnscrubbed(key: OperationKey, input: unknown, options: ListOptions): Promise<ListPage<Record<string, unknown>>> {
 		const spec = getOperation(key);
 		const clean = validateInput(key, input, this.now());
 		const request = buildRequest(key, clean, this.baseUrl, { limit: options.pageSize, ...options.query });
@@ -173,7 +198,7 @@ class ClientCore {
 		const op = getOperation(key);
 		let balance = this.knownCredits;
 		if (balance === undefined) {
-			const credits = (await this.call('credits', {}, { retry: options.retry }).catch((e: unknown) => {
+			const credits = (await this.call('getCredits', {}, { retry: options.retry }).catch((e: unknown) => {
 				const missingScope = e instanceof PostWriterError && e.kind === 'missing_scope';
 				return Promise.reject(
 					missingScope
@@ -203,7 +228,8 @@ class ClientCore {
 	/** Sends one request with the retry policy, within the deadline; returns the parsed body. */
 	async execute(key: OperationKey, request: HttpRequest, options: CallOptions = {}): Promise<RawResult> {
 		const policy = { ...this.policy, ...options.retry };
-		const method = getOperation(key).method;
+		const op = getOperation(key);
+		const method = op.method;
 		let waitedMs = 0;
 		for (let attempt = 1; ; attempt++) {
 			const left = this.timeLeft();
@@ -220,11 +246,11 @@ class ClientCore {
 			try {
 				response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: Math.min(this.timeoutMs, left) });
 			} catch (e) {
-				error = networkErrorFrom(e, key);
+				error = networkErrorFrom(e, op);
 			}
 			if (response) {
 				try {
-					return { value: readResponse(response, { key, now: this.now() }), response, attempts: attempt };
+					return { value: readResponse(response, op, this.now()), response, attempts: attempt };
 				} catch (e) {
 					error = e;
 				}

@@ -4,6 +4,7 @@
  * happened, which field or scope, what to do. Every message is redacted.
  */
 import { BRAND } from './brand';
+import { str } from './values';
 
 export type ErrorKind =
 	| 'validation'
@@ -27,29 +28,16 @@ const KEY_PATTERNS: RegExp[] = [
 	/\b[A-Za-z]{2,12}_live_[A-Za-z0-9_-]{6,}\b/g,
 ];
 
-/** Secrets registered by clients, most recent last; bounded so a long-lived worker serving many credentials stays small. */
-const extraSecrets = new Set<string>();
-export const MAX_REGISTERED_SECRETS = 64;
-
 /**
- * Registers a secret (an API key) so that no error message ever contains it.
- * Keys in the spec's format are redacted by pattern anyway; the registry also
- * covers keys of another shape. The oldest registration goes first past the bound.
+ * Removes secrets from a text: keys in the spec's format and bearer tokens by
+ * pattern, and the given secrets (the client's own API key, whatever its shape)
+ * verbatim. There is no process-wide registry: the secrets travel with the
+ * client that knows them (see `scrubError`).
  */
-export function registerSecret(secret: string | undefined): void {
-	if (!secret || secret.length < 6) return;
-	extraSecrets.delete(secret);
-	extraSecrets.add(secret);
-	if (extraSecrets.size > MAX_REGISTERED_SECRETS) {
-		const oldest = extraSecrets.values().next().value;
-		if (oldest !== undefined) extraSecrets.delete(oldest);
-	}
-}
-
-export function redact(text: string): string {
+export function redact(text: string, secrets: readonly string[] = []): string {
 	let out = text;
-	for (const secret of extraSecrets) {
-		if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+	for (const secret of secrets) {
+		if (secret.length >= 6 && out.includes(secret)) out = out.split(secret).join('[redacted]');
 	}
 	for (const pattern of KEY_PATTERNS) {
 		out = out.replace(pattern, (m) => (m.toLowerCase().startsWith('bearer') ? 'Bearer [redacted]' : '[redacted]'));
@@ -62,7 +50,7 @@ export interface ErrorDetails {
 	code?: string;
 	/** The field the error concerns, when there is one. */
 	field?: string;
-	/** Operation key, e.g. `generate`. */
+	/** Operation key, e.g. `generatePost`. */
 	operation?: string;
 	/** The server's own message, verbatim (redacted). */
 	serverMessage?: string;
@@ -77,10 +65,11 @@ export class PostWriterError extends Error {
 	readonly code?: string;
 	readonly field?: string;
 	readonly operation?: string;
-	readonly serverMessage?: string;
-	readonly snippet?: string;
+	/** Redacted by the constructor, and again by `scrubError` with the client's own key. */
+	serverMessage?: string;
+	snippet?: string;
 	/** What the user should do, one sentence. */
-	readonly hint?: string;
+	hint?: string;
 
 	constructor(message: string, details: ErrorDetails = {}, hint?: string) {
 		super(redact(message));
@@ -177,10 +166,11 @@ export class RateLimitedError extends PostWriterError {
 	override readonly kind = 'rate_limited' as const;
 	/** The server's delay before a retry, when it gave one. */
 	readonly retryAfterMs?: number;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails = {}) {
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
+		const on = details.operationName ?? details.operation;
 		super(
-			`Rate limit reached${details.operation ? ` on ${details.operation}` : ''}: the service asks to wait ${wait} before the next call. Spread the calls out, or lower the batch size.`,
+			`Rate limit reached${on ? ` on ${on}` : ''}: the service asks to wait ${wait} before the next call. Spread the calls out, or lower the batch size.`,
 			{ ...details, status: details.status ?? 429 },
 			'Retry later; the call was refused and nothing was charged.',
 		);
@@ -274,4 +264,228 @@ export class GuidedIncompleteError extends PostWriterError {
 
 export function isPostWriterError(e: unknown): e is PostWriterError {
 	return e instanceof PostWriterError;
+}
+
+/**
+ * Redacts an error's texts with the client's own secrets (its API key), on top
+ * of the pattern redaction every error gets when it is made. The client runs
+ * every error it throws through this, so a key of any shape never reaches a
+ * message, whatever produced the error.
+ */
+export function scrubError<E>(error: E, secrets: readonly string[]): E {
+	if (!(error instanceof Error) || secrets.length === 0) return error;
+	const clean = (t: string | undefined) => (t === undefined ? undefined : redact(t, secrets));
+	error.message = redact(error.message, secrets);
+	if (error instanceof PostWriterError) {
+		error.serverMessage = clean(error.serverMessage);
+		error.snippet = clean(error.snippet);
+		error.hint = clean(error.hint);
+	}
+	return error;
+}
+
+// ---------------------------------------------------------------------------
+// From a response or a transport failure to the typed error
+
+const SNIPPET_MAX = 160;
+
+/** A short, single-line, redacted excerpt of a body, HTML tags removed. */
+export function snippetOf(body: unknown): string {
+	let text: string;
+	if (typeof body === 'string') text = body;
+	else {
+		try {
+			text = JSON.stringify(body) ?? String(body);
+		} catch {
+			text = String(body);
+		}
+	}
+	text = text
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	text = redact(text);
+	return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX)}…` : text;
+}
+
+export interface ErrorInfo {
+	code?: string;
+	message?: string;
+}
+
+/** Reads `{error}`, `{message}`, `{error:{code,message}}`, `{errors:[…]}`, `{detail}` and friends. */
+export function extractErrorInfo(value: unknown): ErrorInfo {
+	if (typeof value === 'string') {
+		const t = value.trim();
+		return t === 'WORKFLOW_BUSY' ? { code: t, message: t } : { message: t || undefined };
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+	const b = value as Record<string, unknown>;
+	let code = str(b.code) ?? str(b.error_code) ?? str(b.errorCode);
+	let message: string | undefined;
+	if (b.error && typeof b.error === 'object' && !Array.isArray(b.error)) {
+		const e = b.error as Record<string, unknown>;
+		code = str(e.code) ?? str(e.type) ?? code;
+		message = str(e.message) ?? str(e.detail) ?? str(e.description);
+	} else if (typeof b.error === 'string') {
+		message = str(b.error);
+		if (!message || /^[A-Z][A-Z0-9_]+$/.test(message)) code = code ?? message;
+	}
+	message = message ?? str(b.message) ?? str(b.detail) ?? str(b.error_description) ?? str(b.title);
+	if (!message && Array.isArray(b.errors) && b.errors.length > 0) {
+		const first = extractErrorInfo(b.errors[0]);
+		message = first.message;
+		code = code ?? first.code;
+	}
+	if (message === 'WORKFLOW_BUSY') code = code ?? 'WORKFLOW_BUSY';
+	// An upper-case code in `error` and a human message beside it.
+	if (typeof b.error === 'string' && /^[A-Z][A-Z0-9_]+$/.test(b.error) && str(b.message)) {
+		message = str(b.message);
+	}
+	return { code, message };
+}
+
+/** True when a 2xx body is in fact an error envelope. */
+export function looksLikeErrorEnvelope(value: unknown): boolean {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+	const b = value as Record<string, unknown>;
+	if (b.success === false || b.ok === false) return true;
+	if (b.error && (typeof b.error === 'string' || typeof b.error === 'object')) return true;
+	return b.code === 'WORKFLOW_BUSY' || b.message === 'WORKFLOW_BUSY';
+}
+
+function reasonPhrase(status: number): string {
+	const phrases: Record<number, string> = {
+		400: 'Bad Request',
+		402: 'Payment Required',
+		404: 'Not Found',
+		405: 'Method Not Allowed',
+		409: 'Conflict',
+		410: 'Gone',
+		413: 'Payload Too Large',
+		415: 'Unsupported Media Type',
+		422: 'Unprocessable Entity',
+		500: 'Internal Server Error',
+		502: 'Bad Gateway',
+		503: 'Service Unavailable',
+		504: 'Gateway Timeout',
+	};
+	return phrases[status] ? `${status} ${phrases[status]}` : String(status);
+}
+
+/** What the error mapping needs to know of an operation (a catalogue entry has all of it). */
+export interface OperationRef {
+	readonly key: string;
+	readonly name: string;
+	readonly method: 'GET' | 'POST';
+	readonly path: string;
+	readonly resource: string;
+	readonly scope: string;
+}
+
+/** A refused or failed response, as read from the wire. */
+export interface FailedResponse {
+	status: number;
+	/** The parsed body (or the raw text when it was not JSON). */
+	value: unknown;
+	/** The body was valid JSON (or empty). */
+	jsonOk: boolean;
+	/** The body looked like an HTML page. */
+	html?: boolean;
+	/** The server's retry delay in ms, when it gave one (Retry-After, X-RateLimit-Reset, a body field). */
+	retryAfterMs?: number;
+}
+
+/**
+ * The one status → error mapping. WORKFLOW_BUSY is recognised by its code at
+ * any status, 2xx included; a 2xx error envelope comes here too.
+ */
+export function errorFromResponse(op: OperationRef, response: FailedResponse): PostWriterError {
+	const { status, value, jsonOk } = response;
+	const html = response.html ?? false;
+	const label = `${op.method} ${op.path}`;
+	const info = html ? {} : extractErrorInfo(value);
+	const base = { status, operation: op.key, code: info.code, snippet: snippetOf(value) };
+	const serverMessage = info.message;
+
+	if (info.code === 'WORKFLOW_BUSY' || serverMessage === 'WORKFLOW_BUSY') {
+		return new WorkflowBusyError(response.retryAfterMs, base);
+	}
+	if (status === 429) {
+		return new RateLimitedError(response.retryAfterMs, { ...base, operationName: op.name });
+	}
+	if (status === 401) {
+		const known = Object.values(AUTH_MESSAGES).find((m) => serverMessage?.toLowerCase().includes(m.toLowerCase()));
+		return new AuthenticationError(known ?? serverMessage ?? 'Authentication failed', base);
+	}
+	if (status === 403) {
+		const m = /missing required scope:\s*([A-Za-z_]+:[A-Za-z_]+)/i.exec(serverMessage ?? '');
+		if (m || !serverMessage) return new MissingScopeError(serverMessage ?? 'Forbidden', m?.[1] ?? op.scope, base);
+		return new ClientError(`${label} was refused (403): ${serverMessage}`, { ...base, serverMessage });
+	}
+	const creditCode = /credit/i.test(info.code ?? '') || (status === 402 && !info.code);
+	if (status === 402 || creditCode) {
+		return new InsufficientCreditsError(serverMessage ?? 'Not enough credits for this call', base);
+	}
+	if (status >= 500) {
+		const paid = op.method === 'POST';
+		return new ServerError(
+			`${label} failed on the service side (${reasonPhrase(status)})${serverMessage ? `: ${serverMessage}` : html ? ' with an HTML error page' : ''}. ${
+				paid
+					? 'It was not retried, because the call may already have been carried out (and charged); check your drafts or credit history before running it again.'
+					: 'It was retried as far as the retry limits allow; try again later.'
+			}`,
+			{ ...base, serverMessage },
+		);
+	}
+	if (!jsonOk && !html && serverMessage === undefined) {
+		return new MalformedResponseError(`${label} answered ${status} with an unreadable body: "${snippetOf(value)}".`, base);
+	}
+	if (op.resource === 'creation' && status >= 400 && status !== 400 && status !== 413 && status !== 415) {
+		return new WorkflowStateError(serverMessage ?? `${label} was refused (${reasonPhrase(status)})`, base);
+	}
+	if (html) {
+		return new ClientError(`${label} was refused (${reasonPhrase(status)}) with an HTML page: "${snippetOf(value)}".`, base);
+	}
+	return new ClientError(
+		`${label} was refused (${reasonPhrase(status)})${serverMessage ? `: ${serverMessage}` : ''}.`,
+		{ ...base, serverMessage },
+	);
+}
+
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Codes that prove the request never reached the server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+function findCode(e: unknown, depth = 0): string | undefined {
+	if (!e || typeof e !== 'object' || depth > 4) return undefined;
+	const o = e as Record<string, unknown>;
+	if (typeof o.code === 'string' && /^[A-Z_]+$/.test(o.code)) return o.code;
+	return findCode(o.cause, depth + 1) ?? findCode(o.error, depth + 1);
+}
+
+/** Turns a transport rejection (no response) into a NetworkError. */
+export function networkErrorFrom(e: unknown, op: OperationRef): NetworkError {
+	if (e instanceof NetworkError) return e;
+	const label = `${op.method} ${op.path}`;
+	const code = findCode(e);
+	const text = e instanceof Error ? e.message : String(e);
+	const isTimeout = (code && TIMEOUT_CODES.has(code)) || /time(d)?\s*out/i.test(text);
+	const details = { operation: op.key, code, cause: e };
+	const paidNote =
+		op.method === 'POST'
+			? ' It was not retried, because the service may have received it (and charged for it); check your drafts or credit history before running it again.'
+			: '';
+	if (isTimeout) {
+		return new TimeoutError(`${label} timed out without an answer.${paidNote}`, true, details);
+	}
+	if (code && NOT_SENT_CODES.has(code)) {
+		return new NetworkError(
+			`${label} could not reach the service (${code}). Check the Base URL in the credential and the network.`,
+			false,
+			details,
+		);
+	}
+	return new NetworkError(`${label} lost its connection (${code ?? redact(text).slice(0, 80)}).${paidNote}`, true, details);
 }

@@ -3,93 +3,24 @@
  * validate …) in one call, the counterpart of the MCP tool `generate_post`.
  * It never saves or schedules anything.
  */
-import type { FieldSpec } from './catalogue';
-import { OPERATIONS } from './catalogue';
-import type { CallOptions, PostWriterClient } from './client';
-import { MIN_ATTEMPT_MS } from './client';
+import type { IdeaSelection, InputOf, OutputOf } from './catalogue';
+import { GUIDED_OPERATION, GUIDED_STEP_FIELDS } from './catalogue';
+
 import { GuidedIncompleteError, PostWriterError, ValidationError } from './errors';
+import type { RetryPolicy } from './retry';
+import { MIN_ATTEMPT_MS } from './retry';
 import type { Answer, Idea, Question, Verdict } from './types';
 
-export type IdeaSelection = 'first' | 'index' | 'match';
-
-/** A node-only operation: its name, what it does and its input fields, for both platforms' UIs. */
-export interface GuidedOperationSpec {
-	readonly name: string;
-	readonly description: string;
-	readonly fields: readonly FieldSpec[];
+/** The calls a guided run makes; the core client has them all (a structural type, so this module does not import the client). */
+type StepKey = 'startPostCreation' | 'preparePost' | 'writePost' | 'validatePost' | 'refinePost';
+interface StepOptions {
+	retry?: Partial<RetryPolicy>;
 }
+export type GuidedClient = { [K in StepKey]: (input: InputOf<K>, options?: StepOptions) => Promise<OutputOf<K>> } & { now(): number };
 
-const IDEA_NUMBER = {
-	name: 'ideaIndex',
-	label: 'Idea Number',
-	description: 'With By Number: the number of the idea among those proposed, 1 for the first.',
-	type: 'integer',
-	in: 'body',
-	default: 1,
-	min: 1,
-} as const;
+const { ideaIndex: IDEA_NUMBER, maxRefinements: MAX_REFINEMENTS } = GUIDED_STEP_FIELDS;
 
-const MAX_REFINEMENTS = {
-	name: 'maxRefinements',
-	label: 'Maximum Refinements',
-	description: 'How many times at most the text is refined while the verdict is not ready, from 0 to 5.',
-	type: 'integer',
-	in: 'body',
-	default: 2,
-	min: 0,
-	max: 5,
-} as const;
 
-/**
- * Create Post (Guided) as the platforms show it. Topic, context, preferences
- * and language are the catalogue's fields of Start Post Creation; the rest
- * steers the run. Every label, description, default and bound is written here.
- */
-export const GUIDED_OPERATION = {
-	name: 'Create Post (Guided)',
-	description:
-		'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
-	fields: [
-		...OPERATIONS.creationIdeas.fields,
-		{
-			name: 'ideaSelection',
-			label: 'Idea Selection',
-			description: 'Which of the proposed ideas to write: the first, the one at a number, or the first whose title or text contains some words.',
-			type: 'string',
-			in: 'body',
-			default: 'first',
-			options: [
-				{ value: 'first', label: 'First Idea', description: 'Take the first idea proposed.' },
-				{ value: 'index', label: 'By Number', description: 'Take the idea at a given number, 1 for the first.' },
-				{ value: 'match', label: 'By Text Match', description: 'Take the first idea whose title or text contains some words.' },
-			],
-		},
-		IDEA_NUMBER,
-		{
-			name: 'ideaMatch',
-			label: 'Idea Text to Match',
-			description: 'With By Text Match: words looked for in the title and text of the ideas (case does not matter).',
-			type: 'string',
-			in: 'body',
-			placeholder: 'meeting',
-		},
-		{
-			name: 'answers',
-			label: 'Answers',
-			description: 'Answers to the questions the service asks, in the order they are asked. A question left without an answer gets the topic and context.',
-			type: 'text',
-			in: 'body',
-		},
-		MAX_REFINEMENTS,
-		{
-			name: 'refineInstruction',
-			label: 'Refine Instruction',
-			description: 'An instruction added to the validator\'s suggestions each time the text is refined, for example "keep it under 200 words".',
-			type: 'string',
-			in: 'body',
-		},
-	],
-} as const satisfies GuidedOperationSpec;
 
 export interface GuidedInput {
 	topic: string;
@@ -114,7 +45,7 @@ export interface GuidedInput {
 export interface GuidedOptions {
 	/** Absolute time (client clock, ms) by which the run must be done. */
 	deadline?: number;
-	retry?: CallOptions['retry'];
+	retry?: Partial<RetryPolicy>;
 	onStep?: (step: string, workflowId?: string) => void;
 }
 
@@ -226,7 +157,7 @@ function stepFailure(e: unknown, step: string, workflowId: string | undefined): 
 	return e;
 }
 
-export async function runGuided(client: PostWriterClient, input: GuidedInput, options: GuidedOptions = {}): Promise<GuidedOutput> {
+export async function runGuided(client: GuidedClient, input: GuidedInput, options: GuidedOptions = {}): Promise<GuidedOutput> {
 	const ctx: { workflowId?: string; step: string } = { step: 'ideas' };
 	const { min: fewest, max: most } = MAX_REFINEMENTS;
 	const maxRefinements = input.maxRefinements ?? MAX_REFINEMENTS.default;
@@ -240,7 +171,7 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 	if (input.ideaSelection === 'index' && input.ideaIndex !== undefined && !(Number.isInteger(input.ideaIndex) && input.ideaIndex >= firstIdea)) {
 		throw new ValidationError(IDEA_NUMBER.name, `must be a whole number of ${firstIdea} or more (${firstIdea} for the first idea), got ${input.ideaIndex}.`);
 	}
-	const callOptions = (): CallOptions => {
+	const callOptions = (): StepOptions => {
 		if (options.deadline === undefined) return { retry: options.retry };
 		const left = options.deadline - client.now();
 		if (left < MIN_ATTEMPT_MS) {
@@ -268,28 +199,28 @@ export async function runGuided(client: PostWriterClient, input: GuidedInput, op
 	};
 
 	const started = await run('ideas', () =>
-		client.creationIdeas({ topic: input.topic, context: input.context, preferences: input.preferences, language: input.language }, callOptions()),
+		client.startPostCreation({ topic: input.topic, context: input.context, preferences: input.preferences, language: input.language }, callOptions()),
 	);
 	ctx.workflowId = started.workflowId;
 	const workflowId = started.workflowId;
 	const idea = chooseIdea(started.ideas, input);
-	const prepared = await run('prepare', () => client.creationPrepare({ workflowId, ideaId: idea.id }, callOptions()));
+	const prepared = await run('prepare', () => client.preparePost({ workflowId, ideaId: idea.id }, callOptions()));
 	const questions = answerQuestions(prepared.questions, input);
 	let text = (
 		await run('write', () =>
-			client.creationWrite(
+			client.writePost(
 				{ workflowId, answers: questions.map((q) => ({ questionId: q.id, answer: q.answer })) },
 				callOptions(),
 			),
 		)
 	).text;
-	let validated = await run('validate', () => client.creationValidate({ workflowId }, callOptions()));
+	let validated = await run('validate', () => client.validatePost({ workflowId }, callOptions()));
 	let refinements = 0;
 	while (!validated.ready && refinements < maxRefinements) {
 		const instruction = refineInstructionFor(validated.verdict, input);
-		text = (await run('refine', () => client.creationRefine({ workflowId, instruction }, callOptions()))).text;
+		text = (await run('refine', () => client.refinePost({ workflowId, instruction }, callOptions()))).text;
 		refinements++;
-		validated = await run('validate', () => client.creationValidate({ workflowId }, callOptions()));
+		validated = await run('validate', () => client.validatePost({ workflowId }, callOptions()));
 	}
 	return { workflowId, text, ready: validated.ready, verdict: validated.verdict, idea, questions, refinements };
 }

@@ -4,8 +4,7 @@
  * Create Post (Guided), and the few of fields outside any operation.
  */
 import type { FieldSpec, OperationKey } from './catalogue';
-import { OPERATIONS, OPERATION_KEYS } from './catalogue';
-import { GUIDED_OPERATION } from './guided';
+import { GUIDED_OPERATION, OPERATIONS, OPERATION_KEYS } from './catalogue';
 
 /** Fields outside any operation: the credential's, the trigger's notice, the credit floor, the input as a whole. */
 export const OTHER_FIELD_LABELS: Readonly<Record<string, string>> = {

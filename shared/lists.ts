@@ -4,16 +4,11 @@
  * without a cursor or an offset.
  */
 import type { CalendarEntry, CalendarOutput, ListPage } from './types';
+import { num, str } from './values';
 
 const GENERIC_KEYS = ['data', 'items', 'results', 'records', 'entries'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken', 'next_page_token', 'next'];
 
-function str(v: unknown): string | undefined {
-	return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
-}
-function num(v: unknown): number | undefined {
-	return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
-}
 
 function findArray(obj: Record<string, unknown>, keys: readonly string[]): unknown[] | undefined {
 	for (const k of [...keys, ...GENERIC_KEYS]) {

@@ -4,15 +4,11 @@
  */
 import type { OperationKey, OperationSpec } from './catalogue';
 import { getOperation } from './catalogue';
-import { MalformedResponseError } from './errors';
-import { snippetOf } from './http';
+import { MalformedResponseError, snippetOf } from './errors';
 import { normaliseCalendar, normaliseList } from './lists';
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-	return Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-}
+import type { Obj } from './values';
+import { isObj } from './values';
 
 /** Unwraps `{data: {...}}` / `{result: {...}}` envelopes around a single object. */
 function unwrap(value: unknown): Obj | undefined {
@@ -72,39 +68,39 @@ function malformed(op: OperationSpec, value: unknown, what: string): never {
  */
 export function parseOutput(key: OperationKey, value: unknown, input: Obj): unknown {
 	const op = getOperation(key);
-	if (key === 'calendar') return normaliseCalendar(value, String(input.from), String(input.to));
+	if (key === 'getCalendar') return normaliseCalendar(value, String(input.from), String(input.to));
 	const body = unwrap(value) ?? {};
 	const withCredits = (o: Obj): Obj => {
 		const c = creditsRemainingOf(o);
 		return c === undefined ? o : { ...o, creditsRemaining: c };
 	};
 	switch (key) {
-		case 'generate': {
+		case 'generatePost': {
 			const raw = body.proposals ?? body.posts ?? body.texts;
 			if (!Array.isArray(raw)) malformed(op, value, 'a "proposals" list');
 			const proposals = (raw as unknown[]).map((p) => (typeof p === 'string' ? p : isObj(p) ? String(p.text ?? p.content ?? '') : String(p)));
 			return withCredits({ ...body, proposals, draftId: idOf(body, ['draftId', 'draft_id']) ?? (isObj(body.draft) ? idOf(body.draft, ['id']) : undefined) ?? null });
 		}
-		case 'rewrite':
-		case 'creationWrite':
-		case 'creationRefine': {
+		case 'rewritePost':
+		case 'writePost':
+		case 'refinePost': {
 			const text = body.text ?? body.rewritten ?? body.content ?? body.post;
 			if (typeof text !== 'string') malformed(op, value, 'a "text"');
 			const out = withCredits({ ...body, text });
 			if (op.resource === 'creation') out.workflowId = idOf(body, ['workflowId', 'workflow_id']) ?? input.workflowId;
 			return out;
 		}
-		case 'virality': {
+		case 'predictVirality': {
 			const score = body.score ?? body.viralityScore ?? body.virality;
 			if (typeof score !== 'number') malformed(op, value, 'a numeric "score"');
 			return withCredits({ ...body, score });
 		}
-		case 'credits': {
+		case 'getCredits': {
 			const balance = [body.balance, body.credits, body.remaining].find((v) => typeof v === 'number');
 			const history = normaliseList<Obj>(body.history ?? body.transactions ?? body.items ?? [], ['transactions']).items;
 			return { ...body, balance: balance ?? creditsRemainingOf(body), history };
 		}
-		case 'accountProfile': {
+		case 'getAccountProfile': {
 			// `credits` as a number whatever its spelling, the active writing profile beside the list.
 			const spellings = [body.credits, isObj(body.credits) ? body.credits.balance : undefined, body.creditBalance, body.balance];
 			const balance = spellings.find((v) => typeof v === 'number') ?? creditsRemainingOf(body);
@@ -121,19 +117,19 @@ export function parseOutput(key: OperationKey, value: unknown, input: Obj): unkn
 			const profile = isObj(body.writingProfile) ? body.writingProfile : isObj(body.profile) ? body.profile : body;
 			return { ...profile, id: idOf(profile, ['id', 'profileId']) ?? input.id, active: profile.active ?? true };
 		}
-		case 'creationIdeas': {
+		case 'startPostCreation': {
 			const workflowId = idOf(body, ['workflowId', 'workflow_id']);
 			if (!workflowId) malformed(op, value, 'a "workflowId"');
 			return { ...body, workflowId, ideas: normaliseItems(body.ideas ?? body.items ?? [], ['ideaId', 'idea_id']) };
 		}
-		case 'creationPrepare': {
+		case 'preparePost': {
 			return {
 				...body,
 				workflowId: idOf(body, ['workflowId', 'workflow_id']) ?? input.workflowId,
 				questions: normaliseItems(body.questions ?? body.items ?? [], ['questionId', 'question_id']),
 			};
 		}
-		case 'creationValidate': {
+		case 'validatePost': {
 			const verdict = isObj(body.verdict) ? body.verdict : typeof body.verdict === 'string' ? { summary: body.verdict } : {};
 			const readyRaw = body.ready ?? verdict.ready;
 			return {

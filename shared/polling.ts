@@ -1,5 +1,7 @@
 /**
- * Polling logic for the two trigger events, pure and shared by both platforms.
+ * Polling state for the two trigger events: pure functions of what was read
+ * and what was kept, shared by both platforms. The reads themselves are in
+ * poll-reader.ts.
  *
  * New Published Post keeps a Gmail-style watermark: the newest publication
  * time seen plus the ids published at exactly that time. The spec does not
@@ -9,7 +11,6 @@
  * Draft keeps the (draft, scheduled time) pairs already fired that still lie
  * in the future. Both states are bounded whatever the history.
  */
-import type { PostWriterClient } from './client';
 import { ValidationError } from './errors';
 import type { CalendarEntry } from './types';
 
@@ -178,75 +179,6 @@ export interface PostsRead {
 export const POSTS_PAGE_SIZE = 100;
 export const POSTS_MAX_PAGES = 100;
 
-/**
- * Reads /posts page by page. A list seen to be newest first stops as soon as
- * `enough` says so (in steady state: after the first page, one request).
- * Any other order, or one not known yet, is read to its end, bounded by
- * maxPages: the newest posts may be on the last page.
- */
-async function walkPosts(
-	client: PostWriterClient,
-	options: FetchOptions,
-	enough: (stamped: StampedItem[], page: StampedItem[]) => boolean,
-): Promise<PostsRead> {
-	const pageSize = options.pageSize ?? POSTS_PAGE_SIZE;
-	const maxPages = Math.max(1, options.maxPages ?? POSTS_MAX_PAGES);
-	const records: Obj[] = [];
-	const stamped: StampedItem[] = [];
-	const cursors = new Set<string>();
-	let query: Record<string, string | number> = {};
-	let requests = 0;
-	for (;;) {
-		const result = await client.page('listPosts', {}, { pageSize, query });
-		requests++;
-		records.push(...result.items);
-		const page = stampInOrder(result.items);
-		stamped.push(...page);
-		let next: Record<string, string | number> | undefined;
-		if (result.nextCursor !== undefined) {
-			// A server repeating its cursor must not loop us.
-			if (!cursors.has(result.nextCursor)) next = { cursor: result.nextCursor };
-			cursors.add(result.nextCursor);
-		} else if (result.nextOffset !== undefined) next = { offset: result.nextOffset };
-		const order = detectOrder(stamped);
-		if (!next || result.items.length === 0) return { records, order, requests, truncated: false };
-		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false };
-		if (requests >= maxPages) return { records, order, requests, truncated: true };
-		query = next;
-	}
-}
-
-/**
- * Reads what the New Published Post poll needs: the posts newer than the
- * watermark. Newest first, it stops at the first page that reaches the
- * watermark, so a quiet poll is one request; the first poll (which only
- * records the newest post) also reads one page. Oldest first, it reads the
- * whole list, up to maxPages.
- */
-export async function readPostsSince(client: PostWriterClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<PostsRead> {
-	const watermark = state.watermark ? Date.parse(state.watermark) : undefined;
-	return await walkPosts(client, options, (_stamped, page) => {
-		if (!state.initialised) return true;
-		if (watermark === undefined) return false; // nothing existed at activation: every post is new
-		return page.some((item) => item.at <= watermark);
-	});
-}
-
-/**
- * The newest `count` posts, newest first, whatever the API's order: the
- * Zapier trigger and n8n's "Fetch Test Event" both use it. Newest first,
- * that is one request when count <= pageSize; oldest first, the whole list
- * up to maxPages.
- */
-export async function fetchNewestPosts(
-	client: PostWriterClient,
-	count: number,
-	options: FetchOptions = {},
-): Promise<PostsRead & { newest: StampedItem[] }> {
-	const read = await walkPosts(client, options, (stamped) => stamped.length >= count);
-	return { ...read, newest: stampPosts(read.records).slice(0, Math.max(0, count)) };
-}
-
 /** A warning for the logs when a read was cut by its cap; undefined when it was not. */
 export function truncationWarning(read: PostsRead): string | undefined {
 	if (!read.truncated) return undefined;
@@ -349,13 +281,6 @@ export function selectUpcoming(
 		}
 	}
 	return { fresh, state: firedThrough === undefined ? { fired } : { fired, firedThrough }, overflowed };
-}
-
-/** Reads the calendar over the window and returns the upcoming scheduled entries. */
-export async function fetchUpcoming(client: PostWriterClient, now: number, lookaheadMs: number): Promise<CalendarEntry[]> {
-	const { from, to } = calendarWindow(now, lookaheadMs);
-	const calendar = await client.calendar({ from, to });
-	return upcomingEntries(calendar.entries, now, lookaheadMs);
 }
 
 /** The units of "Notify Me Before", as both platforms offer them. */

@@ -5,6 +5,9 @@
 import { NetworkError, PostWriterError, RateLimitedError, ServerError, WorkflowBusyError } from './errors';
 import type { HttpMethod } from './catalogue';
 
+/** Least time a request is started with before a deadline (see ClientOptions.deadline). */
+export const MIN_ATTEMPT_MS = 1_000;
+
 export interface RetryPolicy {
 	/** Attempts in all, the first included. */
 	maxAttempts: number;

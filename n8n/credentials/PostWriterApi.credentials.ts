@@ -4,7 +4,7 @@ import { BRAND } from '../shared/brand';
 import { OPERATIONS } from '../shared/catalogue';
 
 /** The credential test reads the account profile: the call needs only its scope. */
-const PROFILE = OPERATIONS.accountProfile;
+const PROFILE = OPERATIONS.getAccountProfile;
 
 /**
  * The Base URL as the node completes it (normaliseBaseUrl): spaces and

@@ -1,4 +1,4 @@
-import { PostWriterClient, type ClientOptions } from '../../shared';
+import { PostWriterClient, type ClientOptions } from '../../shared/client';
 import { createAxiosSend } from '../../sdk/axios';
 
 export const TEST_KEY = 'pw_live_TESTKEY0123456789abcdef0123456789';

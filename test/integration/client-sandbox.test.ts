@@ -1,16 +1,9 @@
 /**
  * The client (axios transport) against the real sandbox on 127.0.0.1, random port.
  */
-import {
-	AuthenticationError,
-	MissingScopeError,
-	NetworkError,
-	PostWriterClient,
-	ServerError,
-	TimeoutError,
-	WorkflowStateError,
-	runGuided,
-} from '../../shared';
+import { PostWriterClient } from '../../shared/client';
+import { AuthenticationError, MissingScopeError, NetworkError, ServerError, TimeoutError, WorkflowStateError } from '../../shared/errors';
+import { runGuided } from '../../shared/guided';
 import { createAxiosSend, createStandaloneClient } from '../../sdk';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
@@ -31,7 +24,7 @@ function client(key = sb.keys.full, extra: Partial<ConstructorParameters<typeof 
 }
 
 async function balance(): Promise<number> {
-	return (await client().credits({})).balance;
+	return (await client().getCredits({})).balance;
 }
 
 beforeEach(async () => {
@@ -45,25 +38,25 @@ afterEach(async () => {
 test('every endpoint answers through the client', async () => {
 	const c = client();
 	const future = new Date(Date.now() + 86_400_000).toISOString();
-	const gen = await c.generate({ prompt: 'Remote work lessons', numProposals: 2, scheduledAt: future });
+	const gen = await c.generatePost({ prompt: 'Remote work lessons', numProposals: 2, scheduledAt: future });
 	expect(gen.proposals).toHaveLength(2);
 	expect(typeof gen.draftId).toBe('string');
 	expect(typeof gen.creditsRemaining).toBe('number');
-	expect((await c.analyze({ text: gen.proposals[0] })).creditsRemaining).toBeDefined();
-	expect((await c.rewrite({ text: gen.proposals[0], instruction: 'Make it shorter' })).text.length).toBeGreaterThan(0);
-	expect((await c.virality({ text: gen.proposals[0] })).score).toBeGreaterThanOrEqual(0);
+	expect((await c.analyzePost({ text: gen.proposals[0] })).creditsRemaining).toBeDefined();
+	expect((await c.rewritePost({ text: gen.proposals[0], instruction: 'Make it shorter' })).text.length).toBeGreaterThan(0);
+	expect((await c.predictVirality({ text: gen.proposals[0] })).score).toBeGreaterThanOrEqual(0);
 	const draft = await c.createDraft({ text: 'A plain draft' });
 	expect(draft.id).toBeTruthy();
 	const drafts = await c.listDrafts();
 	expect(drafts.map((d) => d.id)).toEqual(expect.arrayContaining([draft.id, gen.draftId]));
 	expect((await c.listPosts()).length).toBeGreaterThan(0);
 	const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-	const cal = await c.calendar({ from: day(Date.now()), to: day(Date.now() + 2 * 86_400_000) });
+	const cal = await c.getCalendar({ from: day(Date.now()), to: day(Date.now() + 2 * 86_400_000) });
 	expect(cal.entries.some((e) => e.type === 'scheduled' && e.draftId === gen.draftId)).toBe(true);
 	expect(Array.isArray(await c.searchInspirations({ minLikes: 0 }))).toBe(true);
-	const profile = await c.accountProfile({});
+	const profile = await c.getAccountProfile({});
 	expect(profile.email).toBeTruthy();
-	const credits = await c.credits({});
+	const credits = await c.getCredits({});
 	expect(credits.history.length).toBeGreaterThan(0);
 	const profiles = await c.listWritingProfiles();
 	const target = profiles.find((p) => !p.active) ?? profiles[0];
@@ -71,12 +64,12 @@ test('every endpoint answers through the client', async () => {
 	expect(activated.active).toBe(true);
 	const after = await c.listWritingProfiles();
 	expect(after.filter((p) => p.active).map((p) => p.id)).toEqual([target.id]);
-	const ideas = await c.creationIdeas({ topic: 'Hiring juniors' });
-	const prep = await c.creationPrepare({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
-	const write = await c.creationWrite({ workflowId: ideas.workflowId, answers: prep.questions.map((q) => ({ questionId: q.id, answer: 'We hired four.' })) });
+	const ideas = await c.startPostCreation({ topic: 'Hiring juniors' });
+	const prep = await c.preparePost({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
+	const write = await c.writePost({ workflowId: ideas.workflowId, answers: prep.questions.map((q) => ({ questionId: q.id, answer: 'We hired four.' })) });
 	expect(write.text.length).toBeGreaterThan(0);
-	expect(typeof (await c.creationValidate({ workflowId: ideas.workflowId })).ready).toBe('boolean');
-	expect((await c.creationRefine({ workflowId: ideas.workflowId, instruction: 'Make it punchier' })).text.length).toBeGreaterThan(0);
+	expect(typeof (await c.validatePost({ workflowId: ideas.workflowId })).ready).toBe('boolean');
+	expect((await c.refinePost({ workflowId: ideas.workflowId, instruction: 'Make it punchier' })).text.length).toBeGreaterThan(0);
 });
 
 test('every list shape the sandbox can answer is read, across pages', async () => {
@@ -97,14 +90,14 @@ test.each([
 ])('401 messages: %s', async (which, message) => {
 	const key =
 		which === 'revoked' ? sb.keys.revoked : which === 'expired' ? sb.keys.expired : which === 'unknown' ? 'pw_live_unknownkey0000000000000000000000' : 'not-a-key';
-	const e = await client(key).accountProfile({}).catch((x) => x);
+	const e = await client(key).getAccountProfile({}).catch((x) => x);
 	expect(e).toBeInstanceOf(AuthenticationError);
 	expect(e.message.startsWith(message)).toBe(true);
 	expect(e.message).not.toContain(key);
 });
 
 test('403 names the scope', async () => {
-	const e = await client(sb.keys.readonly).generate({ prompt: 'x' }).catch((x) => x);
+	const e = await client(sb.keys.readonly).generatePost({ prompt: 'x' }).catch((x) => x);
 	expect(e).toBeInstanceOf(MissingScopeError);
 	expect(e.scope).toBe('posts:generate');
 	expect(sb.stats.creditsSpent).toBe(0);
@@ -113,13 +106,13 @@ test('403 names the scope', async () => {
 test('credits go down by exactly 1 per paid call and 0 for virality', async () => {
 	const c = client();
 	const start = await balance();
-	await c.generate({ prompt: 'a' });
+	await c.generatePost({ prompt: 'a' });
 	expect(await balance()).toBe(start - 1);
-	await c.analyze({ text: 'a' });
+	await c.analyzePost({ text: 'a' });
 	expect(await balance()).toBe(start - 2);
-	await c.rewrite({ text: 'a', instruction: 'shorter' });
+	await c.rewritePost({ text: 'a', instruction: 'shorter' });
 	expect(await balance()).toBe(start - 3);
-	await c.virality({ text: 'a' });
+	await c.predictVirality({ text: 'a' });
 	expect(await balance()).toBe(start - 3);
 	expect(sb.stats.creditsSpent).toBe(3);
 });
@@ -127,7 +120,7 @@ test('credits go down by exactly 1 per paid call and 0 for virality', async () =
 test.each(['seconds', 'http-date', 'reset'] as const)('a 429 (%s) is waited out', async (retryHeader) => {
 	sb.configure({ retryHeader, quota: { generate: { limit: 2, windowMs: 1000 } } });
 	const c = client();
-	for (let i = 0; i < 4; i++) await c.generate({ prompt: `p${i}` });
+	for (let i = 0; i < 4; i++) await c.generatePost({ prompt: `p${i}` });
 	expect(sleeps.length).toBeGreaterThan(0);
 	expect(sb.stats.paidCalls).toBe(4);
 	expect(sb.stats.creditsSpent).toBe(4);
@@ -136,11 +129,11 @@ test.each(['seconds', 'http-date', 'reset'] as const)('a 429 (%s) is waited out'
 test('a WORKFLOW_BUSY is waited out', async () => {
 	sb.configure({ creationLatencyMs: 400 });
 	const c = client();
-	const ideas = await c.creationIdeas({ topic: 'Busy test' });
-	const first = c.creationPrepare({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
+	const ideas = await c.startPostCreation({ topic: 'Busy test' });
+	const first = c.preparePost({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
 	await new Promise((r) => setTimeout(r, 50));
 	// second call while the first runs → WORKFLOW_BUSY, retried until the first is done, then out of sequence or ok
-	const second = c.creationValidate({ workflowId: ideas.workflowId }).catch((e) => e);
+	const second = c.validatePost({ workflowId: ideas.workflowId }).catch((e) => e);
 	await first;
 	const r = await second;
 	expect(sleeps.length).toBeGreaterThan(0);
@@ -149,25 +142,25 @@ test('a WORKFLOW_BUSY is waited out', async () => {
 
 test('an out-of-sequence creation call keeps the actionable message', async () => {
 	const c = client();
-	const ideas = await c.creationIdeas({ topic: 'Order' });
-	const e = await c.creationWrite({ workflowId: ideas.workflowId, answers: [{ questionId: 'q_1', answer: 'a' }] }).catch((x) => x);
+	const ideas = await c.startPostCreation({ topic: 'Order' });
+	const e = await c.writePost({ workflowId: ideas.workflowId, answers: [{ questionId: 'q_1', answer: 'a' }] }).catch((x) => x);
 	expect(e).toBeInstanceOf(WorkflowStateError);
 	expect(e.message).toMatch(/prepare/i);
 });
 
 test('a workflow older than 7 days is refused', async () => {
 	const c = client();
-	const ideas = await c.creationIdeas({ topic: 'Old' });
+	const ideas = await c.startPostCreation({ topic: 'Old' });
 	sb.clock.advance(7 * 86_400_000 + 1);
-	const e = await c.creationPrepare({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id }).catch((x) => x);
+	const e = await c.preparePost({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id }).catch((x) => x);
 	expect(e).toBeInstanceOf(WorkflowStateError);
 	expect(e.status).toBe(410);
 	expect(e.message).toMatch(/ideas/);
 });
 
 test('another account cannot use the workflow', async () => {
-	const ideas = await client().creationIdeas({ topic: 'Mine' });
-	const e = await client(sb.keys.other).creationPrepare({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id }).catch((x) => x);
+	const ideas = await client().startPostCreation({ topic: 'Mine' });
+	const e = await client(sb.keys.other).preparePost({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id }).catch((x) => x);
 	expect(e).toBeInstanceOf(WorkflowStateError);
 	expect(e.status).toBe(404);
 });
@@ -180,7 +173,7 @@ describe('no paid call is retried after an ambiguous failure', () => {
 	] as const)('%s', async (_n, faults, klass) => {
 		sb.configure({ faults: { ...faults, routes: ['POST /generate'] } });
 		const c = client(sb.keys.full, { timeoutMs: 500 });
-		const e = await c.generate({ prompt: 'charged once' }).catch((x) => x);
+		const e = await c.generatePost({ prompt: 'charged once' }).catch((x) => x);
 		expect(e).toBeInstanceOf(klass);
 		expect(sb.stats.byRoute['POST /generate']).toBe(1);
 		expect(sb.stats.creditsSpent).toBe(1);
@@ -190,7 +183,7 @@ describe('no paid call is retried after an ambiguous failure', () => {
 	test('a GET is retried after 5xx', async () => {
 		sb.configure({ faults: { errorRate: 1, routes: ['GET /credits'] } });
 		const c = client(sb.keys.full, { retry: { maxAttempts: 3, baseDelayMs: 10 } });
-		await expect(c.credits({})).rejects.toBeInstanceOf(ServerError);
+		await expect(c.getCredits({})).rejects.toBeInstanceOf(ServerError);
 		expect(sb.stats.byRoute['GET /credits']).toBe(3);
 	});
 });
@@ -207,5 +200,5 @@ test('guided creation runs end to end, with refinement, and saves nothing', asyn
 
 test('the standalone SDK works with only a base URL and a key', async () => {
 	const sdk = createStandaloneClient({ baseUrl: sb.baseUrl.replace('/api/v1', ''), apiKey: sb.keys.full });
-	expect((await sdk.accountProfile({})).email).toBeTruthy();
+	expect((await sdk.getAccountProfile({})).email).toBeTruthy();
 });

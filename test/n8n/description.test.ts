@@ -10,7 +10,9 @@ import { Workflow } from 'n8n-workflow';
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
-import { BRAND, OPERATION_KEYS, getOperation, normaliseBaseUrl, spendsCredits } from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';
+import { normaliseBaseUrl } from '../../shared/validate';
 
 const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { startSandbox } from '../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { createClient } from '../../shared/client';
-import type { HttpResponse, Send } from '../../shared/http';
-import { extractErrorInfo, parseRetryDelay } from '../../shared/http';
+import { extractErrorInfo } from '../../shared/errors';
+import { parseRetryDelay } from '../../shared/response';
+import type { HttpResponse, Send } from '../../shared/transport';
 import { normaliseList } from '../../shared/lists';
 
 const T0 = Date.parse('2026-11-21T09:00:00.000Z');
@@ -822,27 +823,27 @@ describe('sandbox: with the shared client', () => {
 				sleep: async () => undefined,
 				apiKey: sb.keys.full,
 			});
-			const out = await authed.generate({ prompt: 'client test', numProposals: 2 });
+			const out = await authed.generatePost({ prompt: 'client test', numProposals: 2 });
 			expect(out.proposals).toHaveLength(2);
 			expect(out.creditsRemaining).toBe(99);
 			const posts = await authed.listPosts();
 			expect(posts).toHaveLength(130);
-			const ideas = await authed.creationIdeas({ topic: 'client flow' });
-			const prep = await authed.creationPrepare({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
-			const written = await authed.creationWrite({
+			const ideas = await authed.startPostCreation({ topic: 'client flow' });
+			const prep = await authed.preparePost({ workflowId: ideas.workflowId, ideaId: ideas.ideas[0].id });
+			const written = await authed.writePost({
 				workflowId: ideas.workflowId,
 				answers: prep.questions.map((q) => ({ questionId: q.id, answer: 'yes' })),
 			});
 			expect(written.text).toContain('client flow');
-			const verdict = await authed.creationValidate({ workflowId: ideas.workflowId });
+			const verdict = await authed.validatePost({ workflowId: ideas.workflowId });
 			expect(verdict.ready).toBe(true);
 			sb.configure({ faults: { burst429: 2, burstRetryAfterSec: 0 } });
 			sb.resetStats();
-			expect((await authed.credits({})).balance).toBe(99);
+			expect((await authed.getCredits({})).balance).toBe(99);
 			expect(sb.stats.byRoute['GET /credits']).toBe(3);
 			sb.configure({ faults: { errorRate: 1, errorStatuses: [500], faultAfterHandling: true } });
 			sb.resetStats();
-			await expect(authed.generate({ prompt: 'never twice' })).rejects.toMatchObject({ kind: 'server' });
+			await expect(authed.generatePost({ prompt: 'never twice' })).rejects.toMatchObject({ kind: 'server' });
 			expect(sb.stats.byRoute['POST /generate']).toBe(1);
 			expect(sb.stats.paidCalls).toBe(1);
 		});

@@ -3,28 +3,28 @@
  * the sandbox reads its routes and scopes from the catalogue, so a mistake
  * there could never fail an integration test. This table can.
  */
-import { OPERATIONS, OPERATION_KEYS, spendsCredits } from '../../shared';
+import { OPERATIONS, OPERATION_KEYS, spendsCredits } from '../../shared/catalogue';
 
 // [method, path, scope, cost (null: the spec does not say)]
 const SPEC: Record<string, [string, string, string, number | null]> = {
-	generate: ['POST', '/generate', 'posts:generate', 1],
-	analyze: ['POST', '/analyze', 'posts:generate', 1],
-	rewrite: ['POST', '/rewrite', 'posts:generate', 1],
-	virality: ['POST', '/virality', 'posts:generate', 0],
+	generatePost: ['POST', '/generate', 'posts:generate', 1],
+	analyzePost: ['POST', '/analyze', 'posts:generate', 1],
+	rewritePost: ['POST', '/rewrite', 'posts:generate', 1],
+	predictVirality: ['POST', '/virality', 'posts:generate', 0],
 	listDrafts: ['GET', '/drafts', 'posts:read', 0],
 	createDraft: ['POST', '/drafts', 'posts:write', 0],
 	listPosts: ['GET', '/posts', 'posts:read', 0],
-	calendar: ['GET', '/calendar', 'posts:read', 0],
+	getCalendar: ['GET', '/calendar', 'posts:read', 0],
 	searchInspirations: ['GET', '/inspirations', 'posts:read', 0],
-	accountProfile: ['GET', '/account/profile', 'account:read', 0],
-	credits: ['GET', '/credits', 'account:read', 0],
+	getAccountProfile: ['GET', '/account/profile', 'account:read', 0],
+	getCredits: ['GET', '/credits', 'account:read', 0],
 	listWritingProfiles: ['GET', '/writing-profiles', 'account:read', 0],
 	activateWritingProfile: ['POST', '/writing-profiles/:id/activate', 'account:write', 0],
-	creationIdeas: ['POST', '/creation/ideas', 'posts:generate', null],
-	creationPrepare: ['POST', '/creation/prepare', 'posts:generate', null],
-	creationWrite: ['POST', '/creation/write', 'posts:generate', null],
-	creationValidate: ['POST', '/creation/validate', 'posts:generate', null],
-	creationRefine: ['POST', '/creation/refine', 'posts:generate', null],
+	startPostCreation: ['POST', '/creation/ideas', 'posts:generate', null],
+	preparePost: ['POST', '/creation/prepare', 'posts:generate', null],
+	writePost: ['POST', '/creation/write', 'posts:generate', null],
+	validatePost: ['POST', '/creation/validate', 'posts:generate', null],
+	refinePost: ['POST', '/creation/refine', 'posts:generate', null],
 };
 
 test('the catalogue covers exactly the operations of the spec', () => {
@@ -39,7 +39,7 @@ test.each(Object.entries(SPEC))('%s: method, path, scope and cost', (key, [metho
 });
 
 test('scheduling needs posts:schedule on top of the operation scope', () => {
-	for (const key of ['generate', 'createDraft'] as const) {
+	for (const key of ['generatePost', 'createDraft'] as const) {
 		expect(OPERATIONS[key].fields.find((f) => f.name === 'scheduledAt')?.scope).toBe('posts:schedule');
 	}
 });

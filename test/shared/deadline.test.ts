@@ -3,8 +3,11 @@
  * a fake transport: it caps each attempt's timeout and the retry waits, and
  * no request starts with less than MIN_ATTEMPT_MS left.
  */
-import type { HttpRequest, HttpResponse } from '../../shared';
-import { GuidedIncompleteError, MIN_ATTEMPT_MS, PostWriterClient, RateLimitedError, ServerError, TimeoutError, runGuided } from '../../shared';
+import type { HttpRequest, HttpResponse } from '../../shared/transport';
+import { PostWriterClient } from '../../shared/client';
+import { GuidedIncompleteError, RateLimitedError, ServerError, TimeoutError } from '../../shared/errors';
+import { runGuided } from '../../shared/guided';
+import { MIN_ATTEMPT_MS } from '../../shared/retry';
 import { caught } from '../helpers/fake';
 
 const BASE = 'https://api.test.example/api/v1';
@@ -51,7 +54,7 @@ function harness(steps: Step[], deadlineIn?: number, overrides: { timeoutMs?: nu
 
 test('without a deadline, the per-attempt timeout is handed over as is', async () => {
 	const h = harness([{ status: 200, body: { balance: 3 } }]);
-	expect((await h.client.credits({})).balance).toBe(3);
+	expect((await h.client.getCredits({})).balance).toBe(3);
 	expect(h.sent[0].timeoutMs).toBe(20_000);
 });
 
@@ -63,7 +66,7 @@ test("each attempt's timeout is cut to the time left", async () => {
 		],
 		8_000,
 	);
-	expect((await h.client.credits({})).balance).toBe(3);
+	expect((await h.client.getCredits({})).balance).toBe(3);
 	expect(h.sent[0].timeoutMs).toBe(8_000);
 	expect(h.sleeps).toHaveLength(1);
 	// 3 s for the first answer, then the backoff: the second attempt gets only what is left.
@@ -72,7 +75,7 @@ test("each attempt's timeout is cut to the time left", async () => {
 
 test('a GET that hangs is cut at the deadline, and no retry is made after it', async () => {
 	const h = harness([{ status: 200, body: {}, takesMs: 60_000 }], 5_000);
-	const e = await caught(h.client.credits({}));
+	const e = await caught(h.client.getCredits({}));
 	expect(e).toBeInstanceOf(TimeoutError);
 	expect(h.sent).toHaveLength(1);
 	expect(h.elapsed()).toBe(5_000);
@@ -80,7 +83,7 @@ test('a GET that hangs is cut at the deadline, and no retry is made after it', a
 
 test('a 429 whose wait would pass the deadline is not waited: the RateLimitedError keeps the delay', async () => {
 	const h = harness([{ status: 429, headers: { 'retry-after': '10' }, takesMs: 200 }], 10_000);
-	const e = await caught(h.client.generate({ prompt: 'x' }));
+	const e = await caught(h.client.generatePost({ prompt: 'x' }));
 	expect(e).toBeInstanceOf(RateLimitedError);
 	expect(e.retryAfterMs).toBe(10_000);
 	expect(h.sleeps).toEqual([]);
@@ -97,7 +100,7 @@ test('a wait that leaves at least MIN_ATTEMPT_MS is taken; one that leaves less 
 		],
 		5_000,
 	);
-	const e = await caught(h.client.credits({}));
+	const e = await caught(h.client.getCredits({}));
 	expect(e).toBeInstanceOf(RateLimitedError);
 	expect(h.sleeps).toEqual([3_000]);
 	expect(h.sent).toHaveLength(2);
@@ -107,14 +110,14 @@ test('a wait that leaves at least MIN_ATTEMPT_MS is taken; one that leaves less 
 
 test('a 5xx on a GET whose backoff does not fit: the ServerError, at once', async () => {
 	const h = harness([{ status: 503, body: { error: 'down' }, takesMs: 4_500 }], 5_000);
-	const e = await caught(h.client.credits({}));
+	const e = await caught(h.client.getCredits({}));
 	expect(e).toBeInstanceOf(ServerError);
 	expect(h.sleeps).toEqual([]);
 });
 
 test('no request starts with less than MIN_ATTEMPT_MS left', async () => {
 	const h = harness([], MIN_ATTEMPT_MS - 1);
-	const e = await caught(h.client.generate({ prompt: 'x' }));
+	const e = await caught(h.client.generatePost({ prompt: 'x' }));
 	expect(e).toBeInstanceOf(TimeoutError);
 	expect(e.code).toBe('DEADLINE_REACHED');
 	expect(e.message).toMatch(/^Generate .*was not sent: the time allowed for this run ends in 999 ms/);

@@ -3,32 +3,23 @@
  * the credit-cost sentence, the guided operation's fields, the account
  * profile's shape, and the time-zone helpers.
  */
-import {
-	GUIDED_OPERATION,
-	OPERATIONS,
-	ValidationError,
-	costSentence,
-	fieldLabel,
-	isKnownZone,
-	isoInZone,
-	labelledMessage,
-	offsetMinutes,
-	parseOutput,
-	wallTimeToUtc,
-	ymdInZone,
-} from '../../shared';
+import { GUIDED_OPERATION, OPERATIONS, costSentence } from '../../shared/catalogue';
+import { isKnownZone, isoInZone, offsetMinutes, wallTimeToUtc, ymdInZone } from '../../shared/dates';
+import { ValidationError } from '../../shared/errors';
+import { fieldLabel, labelledMessage } from '../../shared/labels';
+import { parseOutput } from '../../shared/parse';
 
 describe('fieldLabel / labelledMessage', () => {
 	test.each([
-		['numProposals', 'generate', 'Number of Proposals'],
-		['answers[0].answer', 'creationWrite', 'Answers'],
-		['maxRefinements', 'creationIdeas', 'Maximum Refinements'],
+		['numProposals', 'generatePost', 'Number of Proposals'],
+		['answers[0].answer', 'writePost', 'Answers'],
+		['maxRefinements', 'startPostCreation', 'Maximum Refinements'],
 		['ideaIndex', undefined, 'Idea Number'],
 		['minLikes', undefined, 'Minimum Likes'],
 		['baseUrl', undefined, 'Base URL'],
 		['apiKey', undefined, 'API Key'],
-		['notifyBefore', 'calendar', 'Notify Me Before'],
-		['minCreditsToKeep', 'analyze', 'Minimum Credits to Keep'],
+		['notifyBefore', 'getCalendar', 'Notify Me Before'],
+		['minCreditsToKeep', 'analyzePost', 'Minimum Credits to Keep'],
 	])('%s (%s) → %s', (field, operation, label) => {
 		expect(fieldLabel(field, operation)).toBe(label);
 	});
@@ -39,7 +30,7 @@ describe('fieldLabel / labelledMessage', () => {
 	});
 
 	test('the key becomes the label, with the item number of a list, or kept after it', () => {
-		const error = new ValidationError('answers[0].answer', 'must be a non-empty text.', 'creationWrite');
+		const error = new ValidationError('answers[0].answer', 'must be a non-empty text.', 'writePost');
 		expect(labelledMessage(error)).toBe('Answers #1.answer: must be a non-empty text.');
 		expect(labelledMessage(error, { withKey: true })).toBe('Answers (answers[0].answer): must be a non-empty text.');
 		expect(labelledMessage(new ValidationError('text', 'is required.'), { label: 'Text of the Post' })).toBe('Text of the Post: is required.');
@@ -53,14 +44,14 @@ describe('fieldLabel / labelledMessage', () => {
 });
 
 test('costSentence follows the catalogue cost', () => {
-	expect(costSentence('generate')).toBe('Costs 1 credit.');
-	expect(costSentence('virality')).toBe('Costs no credits.');
-	expect(costSentence('creationIdeas')).toBe('May spend credits (the cost is not documented).');
+	expect(costSentence('generatePost')).toBe('Costs 1 credit.');
+	expect(costSentence('predictVirality')).toBe('Costs no credits.');
+	expect(costSentence('startPostCreation')).toBe('May spend credits (the cost is not documented).');
 });
 
 test('Create Post (Guided) takes the fields of Start Post Creation, then its own', () => {
 	const names = GUIDED_OPERATION.fields.map((f) => f.name);
-	expect(names.slice(0, OPERATIONS.creationIdeas.fields.length)).toEqual(OPERATIONS.creationIdeas.fields.map((f) => f.name));
+	expect(names.slice(0, OPERATIONS.startPostCreation.fields.length)).toEqual(OPERATIONS.startPostCreation.fields.map((f) => f.name));
 	expect(names).toEqual(expect.arrayContaining(['ideaSelection', 'ideaIndex', 'ideaMatch', 'answers', 'maxRefinements', 'refineInstruction']));
 	expect(GUIDED_OPERATION.fields.find((f) => f.name === 'maxRefinements')).toMatchObject({ min: 0, max: 5, default: 2 });
 });
@@ -68,7 +59,7 @@ test('Create Post (Guided) takes the fields of Start Post Creation, then its own
 describe('the account profile', () => {
 	test('credits as a number, the active writing profile beside the list, every other field kept', () => {
 		const profile = parseOutput(
-			'accountProfile',
+			'getAccountProfile',
 			{ id: 7, name: 'Dana', plan: 'pro', credits: { balance: 42 }, writingProfiles: [{ id: 'wp_a', name: 'A' }, { id: 'wp_b', name: 'B', active: true }] },
 			{},
 		);
@@ -83,8 +74,8 @@ describe('the account profile', () => {
 	});
 
 	test('no balance and no active profile', () => {
-		expect(parseOutput('accountProfile', { data: { name: 'A' } }, {})).toEqual({ name: 'A', activeWritingProfile: null });
-		expect(parseOutput('accountProfile', { creditBalance: 3 }, {})).toMatchObject({ credits: 3 });
+		expect(parseOutput('getAccountProfile', { data: { name: 'A' } }, {})).toEqual({ name: 'A', activeWritingProfile: null });
+		expect(parseOutput('getAccountProfile', { creditBalance: 3 }, {})).toMatchObject({ credits: 3 });
 	});
 });
 

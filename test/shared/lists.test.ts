@@ -1,5 +1,6 @@
 import nock from 'nock';
-import { LIST_HARD_CAP, normaliseCalendar, normaliseList } from '../../shared';
+import { LIST_HARD_CAP } from '../../shared/client';
+import { normaliseCalendar, normaliseList } from '../../shared/lists';
 import { nockClient } from '../helpers/fake';
 
 describe('normaliseList accepts every plausible shape', () => {

@@ -4,17 +4,10 @@
  * one-request steady state of a newest-first list, the cap and its flag, and
  * many successive polls with no duplicate and no miss in both orders.
  */
-import type { HttpRequest, Send } from '../../shared';
-import {
-	PostWriterClient,
-	detectOrder,
-	fetchNewestPosts,
-	readPostsSince,
-	selectNewPosts,
-	stampInOrder,
-	truncationWarning,
-	type PostWatermarkState,
-} from '../../shared';
+import type { HttpRequest, Send } from '../../shared/transport';
+import { PostWriterClient } from '../../shared/client';
+import { fetchNewestPosts, readPostsSince } from '../../shared/poll-reader';
+import { detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../shared/polling';
 import { mulberry32 } from '../../sandbox/text';
 
 type Order = 'newest-first' | 'oldest-first';

@@ -1,13 +1,5 @@
-import type { CalendarEntry } from '../../shared';
-import {
-	MAX_FIRED_KEYS,
-	MAX_IDS_AT_WATERMARK,
-	calendarWindow,
-	selectNewPosts,
-	selectUpcoming,
-	type PostWatermarkState,
-	type UpcomingState,
-} from '../../shared';
+import type { CalendarEntry } from '../../shared/types';
+import { MAX_FIRED_KEYS, MAX_IDS_AT_WATERMARK, calendarWindow, selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../shared/polling';
 
 function post(id: number, at: number) {
 	return { id: `p${id}`, text: `post ${id}`, publishedAt: new Date(at).toISOString() };

@@ -3,7 +3,7 @@
  * Expectations are written out by hand from the spec, not derived from the catalogue.
  */
 import nock from 'nock';
-import { OPERATION_KEYS } from '../../shared';
+import { OPERATION_KEYS } from '../../shared/catalogue';
 import { BASE, TEST_KEY, nockClient } from '../helpers/fake';
 
 const FUTURE = '2099-01-02T03:04:05.000Z';
@@ -18,22 +18,22 @@ interface Case {
 }
 
 const cases: Record<string, Case> = {
-	generate: {
-		call: (c) => c.generate({ prompt: 'Four-day week', numProposals: 3, saveDraft: true, scheduledAt: '2099-01-02T04:04:05+01:00' }),
+	generatePost: {
+		call: (c) => c.generatePost({ prompt: 'Four-day week', numProposals: 3, saveDraft: true, scheduledAt: '2099-01-02T04:04:05+01:00' }),
 		method: 'POST',
 		path: '/generate',
 		body: { prompt: 'Four-day week', numProposals: 3, saveDraft: true, scheduledAt: FUTURE },
 		reply: { proposals: ['a', 'b', 'c'], draftId: 'd1', creditsRemaining: 9 },
 	},
-	analyze: { call: (c) => c.analyze({ text: 'Hello' }), method: 'POST', path: '/analyze', body: { text: 'Hello' }, reply: { rules: [], tactics: [] } },
-	rewrite: {
-		call: (c) => c.rewrite({ text: 'Hello', instruction: 'Make it shorter' }),
+	analyzePost: { call: (c) => c.analyzePost({ text: 'Hello' }), method: 'POST', path: '/analyze', body: { text: 'Hello' }, reply: { rules: [], tactics: [] } },
+	rewritePost: {
+		call: (c) => c.rewritePost({ text: 'Hello', instruction: 'Make it shorter' }),
 		method: 'POST',
 		path: '/rewrite',
 		body: { text: 'Hello', instruction: 'Make it shorter' },
 		reply: { text: 'Hi' },
 	},
-	virality: { call: (c) => c.virality({ text: 'Hello' }), method: 'POST', path: '/virality', body: { text: 'Hello' }, reply: { score: 50 } },
+	predictVirality: { call: (c) => c.predictVirality({ text: 'Hello' }), method: 'POST', path: '/virality', body: { text: 'Hello' }, reply: { score: 50 } },
 	listDrafts: { call: (c) => c.listDrafts({}, { limit: 5 }), method: 'GET', path: '/drafts', query: { limit: '5' }, reply: { data: [] } },
 	createDraft: {
 		call: (c) => c.createDraft({ text: 'Draft body', scheduledAt: FUTURE }),
@@ -43,8 +43,8 @@ const cases: Record<string, Case> = {
 		reply: { id: 'd1', text: 'Draft body' },
 	},
 	listPosts: { call: (c) => c.listPosts({}, { limit: 2 }), method: 'GET', path: '/posts', query: { limit: '2' }, reply: [] },
-	calendar: {
-		call: (c) => c.calendar({ from: '2026-11-30', to: '2026-12-01' }),
+	getCalendar: {
+		call: (c) => c.getCalendar({ from: '2026-11-30', to: '2026-12-01' }),
 		method: 'GET',
 		path: '/calendar',
 		query: { from: '2026-11-30', to: '2026-12-01' },
@@ -57,8 +57,8 @@ const cases: Record<string, Case> = {
 		query: { search: 'remote work', minLikes: '100', format: 'carousel', limit: '10' },
 		reply: { inspirations: [] },
 	},
-	accountProfile: { call: (c) => c.accountProfile({}), method: 'GET', path: '/account/profile', reply: { name: 'A' } },
-	credits: { call: (c) => c.credits({}), method: 'GET', path: '/credits', reply: { balance: 3, history: [] } },
+	getAccountProfile: { call: (c) => c.getAccountProfile({}), method: 'GET', path: '/account/profile', reply: { name: 'A' } },
+	getCredits: { call: (c) => c.getCredits({}), method: 'GET', path: '/credits', reply: { balance: 3, history: [] } },
 	listWritingProfiles: {
 		call: (c) => c.listWritingProfiles({}, { limit: 100 }),
 		method: 'GET',
@@ -73,36 +73,36 @@ const cases: Record<string, Case> = {
 		body: {},
 		reply: { id: 'wp 1/x', active: true },
 	},
-	creationIdeas: {
-		call: (c) => c.creationIdeas({ topic: 'Hiring', context: 'We hired 3', preferences: 'no emoji', language: 'en' }),
+	startPostCreation: {
+		call: (c) => c.startPostCreation({ topic: 'Hiring', context: 'We hired 3', preferences: 'no emoji', language: 'en' }),
 		method: 'POST',
 		path: '/creation/ideas',
 		body: { topic: 'Hiring', context: 'We hired 3', preferences: 'no emoji', language: 'en' },
 		reply: { workflowId: 'wf1', ideas: [{ id: 'i1' }] },
 	},
-	creationPrepare: {
-		call: (c) => c.creationPrepare({ workflowId: 'wf1', ideaId: 'i1' }),
+	preparePost: {
+		call: (c) => c.preparePost({ workflowId: 'wf1', ideaId: 'i1' }),
 		method: 'POST',
 		path: '/creation/prepare',
 		body: { workflowId: 'wf1', ideaId: 'i1' },
 		reply: { questions: [] },
 	},
-	creationWrite: {
-		call: (c) => c.creationWrite({ workflowId: 'wf1', answers: [{ questionId: 'q1', answer: 'Yes' }] }),
+	writePost: {
+		call: (c) => c.writePost({ workflowId: 'wf1', answers: [{ questionId: 'q1', answer: 'Yes' }] }),
 		method: 'POST',
 		path: '/creation/write',
 		body: { workflowId: 'wf1', answers: [{ questionId: 'q1', answer: 'Yes' }] },
 		reply: { text: 'T' },
 	},
-	creationValidate: {
-		call: (c) => c.creationValidate({ workflowId: 'wf1' }),
+	validatePost: {
+		call: (c) => c.validatePost({ workflowId: 'wf1' }),
 		method: 'POST',
 		path: '/creation/validate',
 		body: { workflowId: 'wf1' },
 		reply: { ready: true, verdict: {} },
 	},
-	creationRefine: {
-		call: (c) => c.creationRefine({ workflowId: 'wf1', instruction: 'Make it punchier' }),
+	refinePost: {
+		call: (c) => c.refinePost({ workflowId: 'wf1', instruction: 'Make it punchier' }),
 		method: 'POST',
 		path: '/creation/refine',
 		body: { workflowId: 'wf1', instruction: 'Make it punchier' },
@@ -147,6 +147,6 @@ test('base URL without a version segment is completed', async () => {
 	const scope = nock('https://api.test.example').get('/api/v1/credits').reply(200, { balance: 1 });
 	const { client } = nockClient({ baseUrl: 'https://api.test.example/' });
 	expect(client.baseUrl).toBe(BASE);
-	await client.credits({});
+	await client.getCredits({});
 	expect(scope.isDone()).toBe(true);
 });

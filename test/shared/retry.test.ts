@@ -1,5 +1,6 @@
 import nock from 'nock';
-import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError, backoffDelay, DEFAULT_RETRY_POLICY, decideRetry } from '../../shared';
+import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError } from '../../shared/errors';
+import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../shared/retry';
 import { caught, nockClient } from '../helpers/fake';
 
 const HOST = 'https://api.test.example';
@@ -8,7 +9,7 @@ afterEach(() => nock.cleanAll());
 test('429 is waited out with the server delay, then succeeds', async () => {
 	nock(HOST).post('/api/v1/generate').reply(429, '', { 'Retry-After': '2' }).post('/api/v1/generate').reply(200, { proposals: ['p'], creditsRemaining: 1 });
 	const { client, sleeps } = nockClient();
-	const out = await client.generate({ prompt: 'x' });
+	const out = await client.generatePost({ prompt: 'x' });
 	expect(out.proposals).toEqual(['p']);
 	expect(sleeps).toHaveLength(1);
 	expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
@@ -21,7 +22,7 @@ test('WORKFLOW_BUSY is retried with backoff', async () => {
 		.post('/api/v1/creation/validate').reply(409, { error: { code: 'WORKFLOW_BUSY', message: 'WORKFLOW_BUSY' } })
 		.post('/api/v1/creation/validate').reply(200, { ready: true, verdict: {} });
 	const { client, sleeps } = nockClient();
-	const out = await client.creationValidate({ workflowId: 'w' });
+	const out = await client.validatePost({ workflowId: 'w' });
 	expect(out.ready).toBe(true);
 	expect(sleeps.length).toBe(2);
 	expect(sleeps[1]).toBeGreaterThan(sleeps[0]);
@@ -43,7 +44,7 @@ function scripted(steps: Array<{ status: number; body: unknown } | string>) {
 test('GET is retried after 5xx and after a reset', async () => {
 	const t = scripted([{ status: 503, body: 'down' }, 'ECONNRESET', { status: 200, body: { balance: 5 } }]);
 	const { client, sleeps } = nockClient({ send: t.send });
-	expect((await client.credits({})).balance).toBe(5);
+	expect((await client.getCredits({})).balance).toBe(5);
 	expect(sleeps).toHaveLength(2);
 });
 
@@ -54,7 +55,7 @@ test.each([
 	const scope = reply(nock(HOST).post('/api/v1/generate'));
 	nock(HOST).post('/api/v1/generate').reply(200, { proposals: ['second call'] }); // must stay unused
 	const { client, sleeps } = nockClient({ timeoutMs: 50 });
-	await caught(client.generate({ prompt: 'x' }));
+	await caught(client.generatePost({ prompt: 'x' }));
 	expect(scope.isDone()).toBe(true);
 	expect(nock.pendingMocks()).toHaveLength(1);
 	expect(sleeps).toHaveLength(0);
@@ -63,7 +64,7 @@ test.each([
 test.each(['ECONNRESET', 'EPIPE', 'ETIMEDOUT'])('a paid POST is never retried after %s', async (code) => {
 	const t = scripted([code, { status: 200, body: { proposals: ['second call'] } }]);
 	const { client, sleeps } = nockClient({ send: t.send });
-	await caught(client.generate({ prompt: 'x' }));
+	await caught(client.generatePost({ prompt: 'x' }));
 	expect(t.calls).toHaveLength(1);
 	expect(sleeps).toHaveLength(0);
 });
@@ -78,7 +79,7 @@ test('a refused connection never reached the server: a POST is retried', async (
 test('the attempt cap holds', async () => {
 	nock(HOST).get('/api/v1/credits').times(3).reply(429, '', { 'Retry-After': '1' });
 	const { client, sleeps } = nockClient({ retry: { maxAttempts: 3 } });
-	const e = await caught(client.credits({}));
+	const e = await caught(client.getCredits({}));
 	expect(e).toBeInstanceOf(RateLimitedError);
 	expect(sleeps).toHaveLength(2);
 });
@@ -86,7 +87,7 @@ test('the attempt cap holds', async () => {
 test('the total wait cap holds (a Zapier step has 30 s)', async () => {
 	nock(HOST).get('/api/v1/credits').times(10).reply(429, '', { 'Retry-After': '12' });
 	const { client, sleeps } = nockClient({ retry: { maxTotalWaitMs: 30_000, maxAttempts: 10 } });
-	const e = await caught(client.credits({}));
+	const e = await caught(client.getCredits({}));
 	expect(e).toBeInstanceOf(RateLimitedError);
 	expect(e.retryAfterMs).toBe(12000);
 	expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(30_000);

@@ -1,4 +1,5 @@
-import { ValidationError, normaliseBaseUrl, validateInput } from '../../shared';
+import { ValidationError } from '../../shared/errors';
+import { normaliseBaseUrl, validateInput } from '../../shared/validate';
 import { caught, nockClient } from '../helpers/fake';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
@@ -15,32 +16,32 @@ function refused(fn: () => unknown): ValidationError {
 
 describe('field rules; every error names the field', () => {
 	test.each([
-		['generate', {}, 'prompt', /required/],
-		['generate', { prompt: '   ' }, 'prompt', /required/],
-		['generate', { prompt: 'x', numProposals: 0 }, 'numProposals', /between 1 and 10/],
-		['generate', { prompt: 'x', numProposals: 11 }, 'numProposals', /between 1 and 10/],
-		['generate', { prompt: 'x', numProposals: 2.5 }, 'numProposals', /whole number/],
-		['generate', { prompt: 'x', numProposals: 'three' }, 'numProposals', /whole number/],
-		['generate', { prompt: 'x', scheduledAt: '2026-11-20T10:00:00Z' }, 'scheduledAt', /in the past/],
-		['generate', { prompt: 'x', scheduledAt: '2026-12-01T10:00:00' }, 'scheduledAt', /no time zone/],
-		['generate', { prompt: 'x', scheduledAt: 'next tuesday' }, 'scheduledAt', /ISO 8601/],
-		['generate', { prompt: 'x', scheduledAt: '2026-02-30T10:00:00Z' }, 'scheduledAt', /ISO 8601/],
-		['generate', { prompt: 'x', saveDraft: 'yes' }, 'saveDraft', /true or false/],
+		['generatePost', {}, 'prompt', /required/],
+		['generatePost', { prompt: '   ' }, 'prompt', /required/],
+		['generatePost', { prompt: 'x', numProposals: 0 }, 'numProposals', /between 1 and 10/],
+		['generatePost', { prompt: 'x', numProposals: 11 }, 'numProposals', /between 1 and 10/],
+		['generatePost', { prompt: 'x', numProposals: 2.5 }, 'numProposals', /whole number/],
+		['generatePost', { prompt: 'x', numProposals: 'three' }, 'numProposals', /whole number/],
+		['generatePost', { prompt: 'x', scheduledAt: '2026-11-20T10:00:00Z' }, 'scheduledAt', /in the past/],
+		['generatePost', { prompt: 'x', scheduledAt: '2026-12-01T10:00:00' }, 'scheduledAt', /no time zone/],
+		['generatePost', { prompt: 'x', scheduledAt: 'next tuesday' }, 'scheduledAt', /ISO 8601/],
+		['generatePost', { prompt: 'x', scheduledAt: '2026-02-30T10:00:00Z' }, 'scheduledAt', /ISO 8601/],
+		['generatePost', { prompt: 'x', saveDraft: 'yes' }, 'saveDraft', /true or false/],
 		['createDraft', { text: 'x', scheduledAt: '2026-11-21T09:59:59Z' }, 'scheduledAt', /in the past/],
-		['calendar', { from: '2026-11-01' }, 'to', /required/],
-		['calendar', { from: '2026-13-01', to: '2026-12-01' }, 'from', /not a real calendar date/],
-		['calendar', { from: '2026-02-29', to: '2026-03-01' }, 'from', /not a real calendar date/],
-		['calendar', { from: '01/12/2026', to: '2026-12-01' }, 'from', /YYYY-MM-DD/],
-		['calendar', { from: '2026-12-02', to: '2026-12-01' }, 'to', /before from/],
-		['creationWrite', { workflowId: 'w', answers: 'yes' }, 'answers', /list of \{questionId, answer\}/],
-		['creationWrite', { workflowId: 'w', answers: [] }, 'answers', /at least one/],
-		['creationWrite', { workflowId: 'w', answers: [{ answer: 'a' }] }, 'answers[0].questionId', /non-empty/],
-		['creationWrite', { workflowId: 'w', answers: [{ questionId: 'q', answer: '' }] }, 'answers[0].answer', /non-empty/],
-		['creationPrepare', { workflowId: 'w', ideaId: '' }, 'ideaId', /required/],
-		['creationValidate', { workflowId: '' }, 'workflowId', /required/],
-		['creationRefine', { workflowId: 'w', instruction: ' ' }, 'instruction', /required/],
-		['rewrite', { text: 'x' }, 'instruction', /required/],
-		['analyze', { text: 'x'.repeat(20001) }, 'text', /maximum is 20000/],
+		['getCalendar', { from: '2026-11-01' }, 'to', /required/],
+		['getCalendar', { from: '2026-13-01', to: '2026-12-01' }, 'from', /not a real calendar date/],
+		['getCalendar', { from: '2026-02-29', to: '2026-03-01' }, 'from', /not a real calendar date/],
+		['getCalendar', { from: '01/12/2026', to: '2026-12-01' }, 'from', /YYYY-MM-DD/],
+		['getCalendar', { from: '2026-12-02', to: '2026-12-01' }, 'to', /before from/],
+		['writePost', { workflowId: 'w', answers: 'yes' }, 'answers', /list of \{questionId, answer\}/],
+		['writePost', { workflowId: 'w', answers: [] }, 'answers', /at least one/],
+		['writePost', { workflowId: 'w', answers: [{ answer: 'a' }] }, 'answers[0].questionId', /non-empty/],
+		['writePost', { workflowId: 'w', answers: [{ questionId: 'q', answer: '' }] }, 'answers[0].answer', /non-empty/],
+		['preparePost', { workflowId: 'w', ideaId: '' }, 'ideaId', /required/],
+		['validatePost', { workflowId: '' }, 'workflowId', /required/],
+		['refinePost', { workflowId: 'w', instruction: ' ' }, 'instruction', /required/],
+		['rewritePost', { text: 'x' }, 'instruction', /required/],
+		['analyzePost', { text: 'x'.repeat(20001) }, 'text', /maximum is 20000/],
 		['searchInspirations', { minLikes: -1 }, 'minLikes', /between 0/],
 		['activateWritingProfile', {}, 'id', /required/],
 	] as const)('%s %j → %s', (op, input, field, problem) => {
@@ -51,7 +52,7 @@ describe('field rules; every error names the field', () => {
 	});
 
 	test('valid input is normalised: offsets to UTC, numbers from strings, unknown keys dropped', () => {
-		expect(validateInput('generate', { prompt: 'Hi', numProposals: '2', scheduledAt: '2026-12-01T10:00:00+02:00', junk: 1 }, NOW)).toEqual({
+		expect(validateInput('generatePost', { prompt: 'Hi', numProposals: '2', scheduledAt: '2026-12-01T10:00:00+02:00', junk: 1 }, NOW)).toEqual({
 			prompt: 'Hi',
 			numProposals: 2,
 			scheduledAt: '2026-12-01T08:00:00.000Z',
@@ -61,7 +62,7 @@ describe('field rules; every error names the field', () => {
 	test('no request is sent for invalid input', async () => {
 		const send = jest.fn();
 		const { client } = nockClient({ send });
-		const e = await caught(client.generate({ prompt: '' }));
+		const e = await caught(client.generatePost({ prompt: '' }));
 		expect(e).toBeInstanceOf(ValidationError);
 		expect(send).not.toHaveBeenCalled();
 	});

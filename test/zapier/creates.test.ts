@@ -78,7 +78,7 @@ describe('Create Draft, Activate Writing Profile', () => {
 		nock(ORIGIN).post('/api/v1/writing-profiles/wp_storyteller/activate').reply(200, { id: 'wp_storyteller', name: 'Storyteller', active: true });
 		expect(await run('creates', 'activateWritingProfile', bundle({ id: 'wp_storyteller' }))).toMatchObject({ id: 'wp_storyteller', active: true });
 		const field = (App.creates as any).activateWritingProfile.operation.inputFields[0];
-		expect(field).toMatchObject({ key: 'id', dynamic: 'writingProfileList.id.label', search: 'findWritingProfile.id', required: true });
+		expect(field).toMatchObject({ key: 'id', dynamic: 'listWritingProfiles.id.label', search: 'listWritingProfiles.id', required: true });
 	});
 });
 

@@ -1,8 +1,9 @@
 /** The app definition against Zapier's schema and publishing conventions, and against the catalogue it derives from. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BRAND, OPERATIONS, getOperation } from '../../shared';
-import type { OperationKey } from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { OPERATIONS, getOperation } from '../../shared/catalogue';
+import type { OperationKey } from '../../shared/catalogue';
 import { App, ZAPIER_DIR, zapier } from './helpers';
 
 type Action = { key: string; noun: string; display: { label?: string; description?: string; hidden?: boolean }; operation: any };
@@ -13,18 +14,18 @@ const all = [...triggers, ...creates, ...searches];
 
 /** The creates built from one catalogue operation each, and the catalogue fields they replace by others. */
 const FROM_CATALOGUE: Record<string, { op: OperationKey; replaced?: string[] }> = {
-	generatePost: { op: 'generate' },
-	analyzePost: { op: 'analyze' },
-	rewritePost: { op: 'rewrite', replaced: ['instruction'] },
-	predictVirality: { op: 'virality' },
+	generatePost: { op: 'generatePost' },
+	analyzePost: { op: 'analyzePost' },
+	rewritePost: { op: 'rewritePost', replaced: ['instruction'] },
+	predictVirality: { op: 'predictVirality' },
 	createDraft: { op: 'createDraft' },
 	activateWritingProfile: { op: 'activateWritingProfile' },
-	startPostCreation: { op: 'creationIdeas' },
-	preparePost: { op: 'creationPrepare' },
-	writePost: { op: 'creationWrite' },
-	validatePost: { op: 'creationValidate' },
-	refinePost: { op: 'creationRefine', replaced: ['instruction'] },
-	findInspiration: { op: 'searchInspirations' },
+	startPostCreation: { op: 'startPostCreation' },
+	preparePost: { op: 'preparePost' },
+	writePost: { op: 'writePost' },
+	validatePost: { op: 'validatePost' },
+	refinePost: { op: 'refinePost', replaced: ['instruction'] },
+	searchInspirations: { op: 'searchInspirations' },
 };
 
 function fieldsOf(a: Action): any[] {
@@ -101,7 +102,7 @@ describe("Zapier's conventions", () => {
 			for (const f of [...fieldsOf(a), ...fieldsOf(a).flatMap((x) => x.children ?? [])]) {
 				if (!/id$/i.test(f.key) && !/\bID\b/.test(f.label ?? '')) continue;
 				if (mapped.has(f.key)) expect(`${a.key}.${f.key}: ${f.helpText}`).toMatch(/Map|returned by/);
-				else expect(`${a.key}.${f.key} dynamic=${f.dynamic}`).toMatch(/dynamic=(writingProfileList|draftList)\.id\.label$/);
+				else expect(`${a.key}.${f.key} dynamic=${f.dynamic}`).toMatch(/dynamic=(listWritingProfiles|listDrafts)\.id\.label$/);
 			}
 		}
 	});
@@ -139,7 +140,7 @@ describe('derived from the catalogue, not written twice', () => {
 	test('every catalogue operation is offered somewhere', () => {
 		const used = new Set<string>(Object.values(FROM_CATALOGUE).map((s) => s.op));
 		// Read by triggers and searches rather than by one create each:
-		for (const op of ['listDrafts', 'listPosts', 'calendar', 'accountProfile', 'credits', 'listWritingProfiles']) used.add(op);
+		for (const op of ['listDrafts', 'listPosts', 'getCalendar', 'getAccountProfile', 'getCredits', 'listWritingProfiles']) used.add(op);
 		expect([...used].sort()).toEqual(Object.keys(OPERATIONS).sort());
 	});
 });

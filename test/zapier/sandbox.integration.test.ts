@@ -69,10 +69,10 @@ describe('triggers', () => {
 	});
 
 	test('the hidden dropdown triggers', async () => {
-		const profiles = await run('triggers', 'writingProfileList', full({}, { isFillingDynamicDropdown: true }));
+		const profiles = await run('triggers', 'listWritingProfiles', full({}, { isFillingDynamicDropdown: true }));
 		expect(profiles.map((p: any) => p.id)).toEqual(['wp_founder', 'wp_storyteller', 'wp_analyst']);
 		sb.configure({ listShape: 'items-offset' });
-		const drafts = await run('triggers', 'draftList', full({}, { isFillingDynamicDropdown: true, page: 0 }));
+		const drafts = await run('triggers', 'listDrafts', full({}, { isFillingDynamicDropdown: true, page: 0 }));
 		expect(drafts.length).toBeGreaterThanOrEqual(2);
 		expect(drafts.every((d: any) => typeof d.label === 'string' && d.id.startsWith('drf_'))).toBe(true);
 	});
@@ -94,7 +94,7 @@ describe('creates', () => {
 		expect(await run('creates', 'analyzePost', full({ text }))).toMatchObject({ creditsRemaining: expect.any(Number) });
 		const rewritten = await run('creates', 'rewritePost', full({ text, instructionPreset: 'Make it shorter', customInstruction: 'Keep the number' }));
 		expect(rewritten).toMatchObject({ text: expect.any(String), creditsRemaining: expect.any(Number) });
-		const [draft] = await run('searches', 'findDraft', full({ status: 'scheduled' }));
+		const [draft] = await run('searches', 'listDrafts', full({ status: 'scheduled' }));
 		const virality = await run('creates', 'predictVirality', full({ draftId: draft.id }));
 		expect(virality.score).toEqual(expect.any(Number));
 	});
@@ -105,7 +105,7 @@ describe('creates', () => {
 		expect(draft).toMatchObject({ id: expect.stringMatching(/^drf_/), status: 'scheduled', scheduledAt: when });
 		const activated = await run('creates', 'activateWritingProfile', full({ id: 'wp_storyteller' }));
 		expect(activated).toMatchObject({ id: 'wp_storyteller', active: true });
-		const [active] = await run('searches', 'findWritingProfile', full({ activeOnly: true }));
+		const [active] = await run('searches', 'listWritingProfiles', full({ activeOnly: true }));
 		expect(active.id).toBe('wp_storyteller');
 		await run('creates', 'activateWritingProfile', full({ id: 'wp_founder' }));
 	});
@@ -148,24 +148,24 @@ describe('creates', () => {
 
 describe('searches', () => {
 	test('Find Inspiration by words, likes and format; a miss is []', async () => {
-		const all = await run('searches', 'findInspiration', full({}));
+		const all = await run('searches', 'searchInspirations', full({}));
 		expect(all.length).toBeGreaterThan(0);
-		const popular = await run('searches', 'findInspiration', full({ minLikes: 1000, format: all[0].format }));
+		const popular = await run('searches', 'searchInspirations', full({ minLikes: 1000, format: all[0].format }));
 		expect(popular.every((i: any) => i.likes >= 1000 && i.format === all[0].format)).toBe(true);
-		expect(await run('searches', 'findInspiration', full({ search: 'zzzz no such words zzzz' }))).toEqual([]);
+		expect(await run('searches', 'searchInspirations', full({ search: 'zzzz no such words zzzz' }))).toEqual([]);
 	});
 
 	test('Find Draft and Find Writing Profile; misses are []', async () => {
-		const found = await run('searches', 'findDraft', full({ search: 'story points' }));
+		const found = await run('searches', 'listDrafts', full({ search: 'story points' }));
 		expect(found[0].text).toMatch(/story points/);
-		expect(await run('searches', 'findDraft', full({ search: 'nothing matches this' }))).toEqual([]);
-		expect((await run('searches', 'findWritingProfile', full({ name: 'Analyst' })))[0].id).toBe('wp_analyst');
-		expect(await run('searches', 'findWritingProfile', full({ name: 'Poet' }))).toEqual([]);
+		expect(await run('searches', 'listDrafts', full({ search: 'nothing matches this' }))).toEqual([]);
+		expect((await run('searches', 'listWritingProfiles', full({ name: 'Analyst' })))[0].id).toBe('wp_analyst');
+		expect(await run('searches', 'listWritingProfiles', full({ name: 'Poet' }))).toEqual([]);
 	});
 
 	test('Find Account Profile and Find Credit Balance agree', async () => {
-		const [profile] = await run('searches', 'findAccountProfile', full());
-		const [credits] = await run('searches', 'findCreditBalance', full());
+		const [profile] = await run('searches', 'getAccountProfile', full());
+		const [credits] = await run('searches', 'getCredits', full());
 		expect(profile).toMatchObject({ id: 'acc_1', email: 'sandbox.user@example.com', activeWritingProfile: { id: 'wp_founder' } });
 		expect(credits.balance).toBe(profile.credits);
 		expect(credits.lastTransaction).toMatchObject({ balanceAfter: credits.balance });
@@ -175,7 +175,7 @@ describe('searches', () => {
 describe('limits and busy workflows against the sandbox', () => {
 	test.each(['seconds', 'http-date', 'reset'] as const)('429 with %s: ThrottledError with the delay', async (retryHeader) => {
 		sb.configure({ retryHeader, faults: { burst429: 1, burstRetryAfterSec: 120, routes: ['GET /credits'] } });
-		const e = details(await rejection(run('searches', 'findCreditBalance', full())));
+		const e = details(await rejection(run('searches', 'getCredits', full())));
 		expect(e.name).toBe('ThrottledError');
 		expect(e.delay).toBeGreaterThanOrEqual(118);
 		expect(e.delay).toBeLessThanOrEqual(121);

@@ -11,17 +11,17 @@ describe('Find Inspiration', () => {
 			.get('/api/v1/inspirations')
 			.query({ search: 'fired', minLikes: '1000', format: 'text', limit: '25' })
 			.reply(200, { data: [{ id: 'ins_1', text: 'I was fired on a Tuesday…', likes: 5120, format: 'text' }] });
-		const out = await run('searches', 'findInspiration', bundle({ search: 'fired', minLikes: 1000, format: 'text' }));
+		const out = await run('searches', 'searchInspirations', bundle({ search: 'fired', minLikes: 1000, format: 'text' }));
 		expect(out).toEqual([{ id: 'ins_1', text: 'I was fired on a Tuesday…', likes: 5120, format: 'text' }]);
 	});
 
 	test('a miss is []', async () => {
 		nock(ORIGIN).get('/api/v1/inspirations').query(true).reply(200, { data: [] });
-		expect(await run('searches', 'findInspiration', bundle({ search: 'nothing like this' }))).toEqual([]);
+		expect(await run('searches', 'searchInspirations', bundle({ search: 'nothing like this' }))).toEqual([]);
 	});
 
 	test('a negative minimum is refused before any request', async () => {
-		const e = details(await rejection(run('searches', 'findInspiration', bundle({ minLikes: -1 }))));
+		const e = details(await rejection(run('searches', 'searchInspirations', bundle({ minLikes: -1 }))));
 		expect(e.message).toMatch(/^Minimum Likes \(minLikes\): must be between 0 and/);
 	});
 });
@@ -34,18 +34,18 @@ const DRAFTS = [
 describe('Find Draft', () => {
 	test('by words of the text, by status, or by the draft picked', async () => {
 		nock(ORIGIN).get('/api/v1/drafts').query(true).times(3).reply(200, { data: DRAFTS });
-		expect((await run('searches', 'findDraft', bundle({ search: 'API public' }))).map((d: any) => d.id)).toEqual(['drf_2']);
-		expect((await run('searches', 'findDraft', bundle({ status: 'draft' }))).map((d: any) => d.id)).toEqual(['drf_1']);
-		expect((await run('searches', 'findDraft', bundle({ draftId: 'drf_1' }))).map((d: any) => d.id)).toEqual(['drf_1']);
+		expect((await run('searches', 'listDrafts', bundle({ search: 'API public' }))).map((d: any) => d.id)).toEqual(['drf_2']);
+		expect((await run('searches', 'listDrafts', bundle({ status: 'draft' }))).map((d: any) => d.id)).toEqual(['drf_1']);
+		expect((await run('searches', 'listDrafts', bundle({ draftId: 'drf_1' }))).map((d: any) => d.id)).toEqual(['drf_1']);
 	});
 
 	test('a miss is []', async () => {
 		nock(ORIGIN).get('/api/v1/drafts').query(true).reply(200, { data: DRAFTS });
-		expect(await run('searches', 'findDraft', bundle({ search: 'no such words' }))).toEqual([]);
+		expect(await run('searches', 'listDrafts', bundle({ search: 'no such words' }))).toEqual([]);
 	});
 
 	test('no criterion at all is refused', async () => {
-		const e = details(await rejection(run('searches', 'findDraft', bundle({}))));
+		const e = details(await rejection(run('searches', 'listDrafts', bundle({}))));
 		expect(e.message).toMatch(/^Search Text \(search\): fill in Search Text, pick a Draft, or choose a Status/);
 	});
 });
@@ -58,13 +58,13 @@ describe('Find Writing Profile', () => {
 	];
 	test('the exact name first, then names containing it; the active one', async () => {
 		nock(ORIGIN).get('/api/v1/writing-profiles').query(true).times(2).reply(200, { writingProfiles: PROFILES });
-		expect((await run('searches', 'findWritingProfile', bundle({ name: 'story' }))).map((p: any) => p.id)).toEqual(['wp_story_short', 'wp_storyteller']);
-		expect((await run('searches', 'findWritingProfile', bundle({ activeOnly: true }))).map((p: any) => p.id)).toEqual(['wp_founder']);
+		expect((await run('searches', 'listWritingProfiles', bundle({ name: 'story' }))).map((p: any) => p.id)).toEqual(['wp_story_short', 'wp_storyteller']);
+		expect((await run('searches', 'listWritingProfiles', bundle({ activeOnly: true }))).map((p: any) => p.id)).toEqual(['wp_founder']);
 	});
 
 	test('a miss is []', async () => {
 		nock(ORIGIN).get('/api/v1/writing-profiles').query(true).reply(200, { writingProfiles: PROFILES });
-		expect(await run('searches', 'findWritingProfile', bundle({ name: 'Poet' }))).toEqual([]);
+		expect(await run('searches', 'listWritingProfiles', bundle({ name: 'Poet' }))).toEqual([]);
 	});
 });
 
@@ -73,14 +73,14 @@ describe('Find Account Profile, Find Credit Balance', () => {
 		nock(ORIGIN)
 			.get('/api/v1/account/profile')
 			.reply(200, { id: 'acc_1', name: 'Dana', email: 'd@example.com', credits: { balance: 42 }, writingProfiles: [{ id: 'wp_a', name: 'A', active: true }] });
-		const [profile] = await run('searches', 'findAccountProfile', bundle());
+		const [profile] = await run('searches', 'getAccountProfile', bundle());
 		expect(profile).toMatchObject({ id: 'acc_1', name: 'Dana', credits: 42, activeWritingProfile: { id: 'wp_a', name: 'A' } });
 	});
 
 	test('the balance and the latest transactions', async () => {
 		const history = Array.from({ length: 30 }, (_, i) => ({ id: `tx_${30 - i}`, amount: -1, operation: 'generate', balanceAfter: 70 + i, createdAt: '2026-11-21T09:00:00.000Z' }));
 		nock(ORIGIN).get('/api/v1/credits').reply(200, { balance: 70, history });
-		const [credits] = await run('searches', 'findCreditBalance', bundle());
+		const [credits] = await run('searches', 'getCredits', bundle());
 		expect(credits).toMatchObject({ id: 'credits', balance: 70, lastTransaction: { id: 'tx_30' } });
 		expect(credits.history).toHaveLength(20);
 	});

@@ -123,7 +123,7 @@ describe('hidden triggers for the dropdowns', () => {
 			.get('/api/v1/writing-profiles')
 			.query(true)
 			.reply(200, { writingProfiles: [{ id: 'wp_a', name: 'Founder voice', active: true }, { id: 'wp_b', name: 'Storyteller', active: false }] });
-		const out = await run('triggers', 'writingProfileList', bundle({}, { isFillingDynamicDropdown: true }));
+		const out = await run('triggers', 'listWritingProfiles', bundle({}, { isFillingDynamicDropdown: true }));
 		expect(out).toEqual([
 			{ id: 'wp_a', name: 'Founder voice', active: true, label: 'Founder voice (active)' },
 			{ id: 'wp_b', name: 'Storyteller', active: false, label: 'Storyteller' },
@@ -134,11 +134,11 @@ describe('hidden triggers for the dropdowns', () => {
 		const drafts = Array.from({ length: 70 }, (_, i) => ({ id: `d${i}`, text: `Draft number ${i}`, status: i % 2 ? 'scheduled' : 'draft', scheduledAt: i % 2 ? '2030-01-01T09:00:00.000Z' : null }));
 		nock(ORIGIN).get('/api/v1/drafts').query({ limit: '50' }).times(2).reply(200, { data: drafts.slice(0, 50), nextCursor: 'p2' });
 		nock(ORIGIN).get('/api/v1/drafts').query({ limit: '50', cursor: 'p2' }).reply(200, { data: drafts.slice(50) });
-		const first = await run('triggers', 'draftList', bundle({}, { page: 0, isFillingDynamicDropdown: true }));
+		const first = await run('triggers', 'listDrafts', bundle({}, { page: 0, isFillingDynamicDropdown: true }));
 		expect(first).toHaveLength(50);
 		expect(first[0]).toMatchObject({ id: 'd0', label: 'Draft number 0 (draft)' });
 		expect(first[1].label).toBe('Draft number 1 (scheduled 2030-01-01T09:00:00.000Z)');
-		const second = await run('triggers', 'draftList', bundle({}, { page: 1, isFillingDynamicDropdown: true }));
+		const second = await run('triggers', 'listDrafts', bundle({}, { page: 1, isFillingDynamicDropdown: true }));
 		expect(second.map((d: any) => d.id)).toEqual(drafts.slice(50).map((d) => d.id));
 	});
 });

@@ -4,13 +4,14 @@
  * the account's name and email (or whichever it has), never the key.
  */
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
-import { BRAND, normaliseBaseUrl } from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { normaliseBaseUrl } from '../../shared/validate';
 import { clientFor } from './client';
 import { withErrors } from './errors';
 
 const test = withErrors(async (z: ZObject, bundle: Bundle) => {
 	normaliseBaseUrl(bundle.authData?.baseUrl || BRAND.defaultBaseUrl);
-	const profile = await clientFor(z, bundle).accountProfile({});
+	const profile = await clientFor(z, bundle).getAccountProfile({});
 	return { ...profile, connectionLabel: connectionLabelOf(profile) };
 });
 

@@ -3,8 +3,10 @@
  * the step's retry budget, and one client per perform.
  */
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
-import { BRAND, PostWriterClient } from '../../shared';
-import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, RetryPolicy, Send } from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { PostWriterClient } from '../../shared/client';
+import type { RetryPolicy } from '../../shared/retry';
+import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, Send } from '../../shared/transport';
 
 /** Marks the requests the core reads itself (see middleware.ts). */
 export const CORE_REQUEST = 'postWriterCore';

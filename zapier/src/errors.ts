@@ -10,19 +10,9 @@
  * - everything else: z.errors.Error with the core's message, code and status.
  */
 import type { ZObject } from 'zapier-platform-core';
-import {
-	AuthenticationError,
-	BRAND,
-	GuidedIncompleteError,
-	MissingScopeError,
-	PostWriterError,
-	RateLimitedError,
-	ValidationError,
-	WorkflowBusyError,
-	baseField,
-	labelledMessage,
-	redact,
-} from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { AuthenticationError, GuidedIncompleteError, MissingScopeError, PostWriterError, RateLimitedError, ValidationError, WorkflowBusyError, redact } from '../../shared/errors';
+import { baseField, labelledMessage } from '../../shared/labels';
 
 /** Zapier's own error classes pass through untouched. */
 const ZAPIER_ERROR_NAMES = new Set([

@@ -4,13 +4,18 @@
  * or search names its catalogue operation and, at most, overrides a field.
  */
 import type { PlainInputField, PlainOutputField } from 'zapier-platform-core';
-import { getOperation } from '../../shared';
-import type { FieldSpec, OperationKey } from '../../shared';
+import { getOperation } from '../../shared/catalogue';
+import type { FieldSpec, OperationKey } from '../../shared/catalogue';
 
-/** Dynamic dropdowns: catalogue list operation → hidden trigger (`key.id.label`) and the search that finds one. */
+/**
+ * Dynamic dropdowns: a catalogue list operation is both a hidden trigger that
+ * fills the dropdown (`key.id.label`) and the search that finds one (`key.id`),
+ * under its own key.
+ */
+const dropdown = (key: OperationKey) => ({ dynamic: `${key}.id.label`, search: `${key}.id` });
 export const DROPDOWNS: Record<string, { dynamic: string; search?: string }> = {
-	listWritingProfiles: { dynamic: 'writingProfileList.id.label', search: 'findWritingProfile.id' },
-	listDrafts: { dynamic: 'draftList.id.label', search: 'findDraft.id' },
+	listWritingProfiles: dropdown('listWritingProfiles'),
+	listDrafts: dropdown('listDrafts'),
 };
 
 const TYPE: Record<FieldSpec['type'], PlainInputField['type']> = {

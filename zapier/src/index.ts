@@ -1,18 +1,21 @@
 /**
  * The Zapier app. Everything it offers is derived from the shared operation
  * catalogue and runs through the shared core client (../../shared).
+ * A create, search or hidden dropdown trigger takes the key of the catalogue
+ * operation it calls; the same key names a hidden trigger and a search
+ * (Zapier keeps triggers, creates and searches apart).
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defineApp, platformVersion } from './define';
-import { BRAND } from '../../shared';
+import { BRAND } from '../../shared/brand';
 import authentication from './authentication';
-import { afters, befores } from './middleware';
+import { befores } from './middleware';
 
-import draftList from './triggers/draftList';
+import listDraftsTrigger from './triggers/listDrafts';
+import listWritingProfilesTrigger from './triggers/listWritingProfiles';
 import newPublishedPost from './triggers/newPublishedPost';
 import upcomingScheduledDraft from './triggers/upcomingScheduledDraft';
-import writingProfileList from './triggers/writingProfileList';
 
 import activateWritingProfile from './creates/activateWritingProfile';
 import analyzePost from './creates/analyzePost';
@@ -27,11 +30,11 @@ import startPostCreation from './creates/startPostCreation';
 import validatePost from './creates/validatePost';
 import writePost from './creates/writePost';
 
-import findAccountProfile from './searches/findAccountProfile';
-import findCreditBalance from './searches/findCreditBalance';
-import findDraft from './searches/findDraft';
-import findInspiration from './searches/findInspiration';
-import findWritingProfile from './searches/findWritingProfile';
+import getAccountProfile from './searches/getAccountProfile';
+import getCredits from './searches/getCredits';
+import listDrafts from './searches/listDrafts';
+import listWritingProfiles from './searches/listWritingProfiles';
+import searchInspirations from './searches/searchInspirations';
 
 /** The version of this app, read from the package.json named after BRAND (works from src/ and from dist/). */
 function appVersion(): string {
@@ -52,15 +55,14 @@ export default defineApp({
 	platformVersion: platformVersion(),
 	authentication,
 	beforeRequest: [...befores],
-	afterResponse: [...afters],
-	// 429 reaches afterResponse and the core (Retry-After as an HTTP date, X-RateLimit-Reset…)
+	// 429 reaches the core client (Retry-After as an HTTP date, X-RateLimit-Reset…)
 	// instead of Zapier's early ThrottledError, which reads only Retry-After in seconds.
 	flags: { throwForThrottlingEarly: false },
 	triggers: {
 		[newPublishedPost.key]: newPublishedPost,
 		[upcomingScheduledDraft.key]: upcomingScheduledDraft,
-		[writingProfileList.key]: writingProfileList,
-		[draftList.key]: draftList,
+		[listWritingProfilesTrigger.key]: listWritingProfilesTrigger,
+		[listDraftsTrigger.key]: listDraftsTrigger,
 	},
 	creates: {
 		[generatePost.key]: generatePost,
@@ -77,10 +79,10 @@ export default defineApp({
 		[createPostGuided.key]: createPostGuided,
 	},
 	searches: {
-		[findInspiration.key]: findInspiration,
-		[findDraft.key]: findDraft,
-		[findWritingProfile.key]: findWritingProfile,
-		[findAccountProfile.key]: findAccountProfile,
-		[findCreditBalance.key]: findCreditBalance,
+		[searchInspirations.key]: searchInspirations,
+		[listDrafts.key]: listDrafts,
+		[listWritingProfiles.key]: listWritingProfiles,
+		[getAccountProfile.key]: getAccountProfile,
+		[getCredits.key]: getCredits,
 	},
 });

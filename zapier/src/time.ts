@@ -3,10 +3,11 @@
  * user's zone (bundle.meta.timezone), and the calendar window that covers a
  * time range whether the service reads its dates in UTC or in that zone.
  */
-import { calendarWindow, isKnownZone, isoInZone, ymdInZone } from '../../shared';
+import { isKnownZone, isoInZone, ymdInZone } from '../../shared/dates';
+import { calendarWindow } from '../../shared/polling';
 
 /** Kept here for the triggers, which take their time helpers from this file. */
-export { isoInZone } from '../../shared';
+export { isoInZone } from '../../shared/dates';
 
 /** The user's zone from the bundle, or UTC when missing or unknown. */
 export function zoneOf(meta: { timezone?: string | null } | undefined): string {

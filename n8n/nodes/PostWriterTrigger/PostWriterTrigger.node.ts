@@ -1,7 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND, NOTIFY_UNITS } from '../../shared';
+import { BRAND } from '../../shared/brand';
+import { NOTIFY_UNITS } from '../../shared/polling';
 import { MAX_LOOKAHEAD_DAYS, pollTrigger } from './poll';
 
 export class PostWriterTrigger implements INodeType {

@@ -9,21 +9,13 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CalendarEntry, NotifyUnit, PostWatermarkState, PostWriterClient, UpcomingState } from '../../shared';
-import {
-	BRAND,
-	MAX_LOOKAHEAD_MS,
-	PostWriterError,
-	MAX_FIRED_KEYS,
-	fetchNewestPosts,
-	fetchUpcoming,
-	lookaheadMs,
-	oldestFirst,
-	readPostsSince,
-	selectNewPosts,
-	selectUpcoming,
-	truncationWarning,
-} from '../../shared';
+import type { PostWriterClient } from '../../shared/client';
+import type { NotifyUnit, PostWatermarkState, UpcomingState } from '../../shared/polling';
+import type { CalendarEntry } from '../../shared/types';
+import { BRAND } from '../../shared/brand';
+import { PostWriterError } from '../../shared/errors';
+import { fetchNewestPosts, fetchUpcoming, readPostsSince } from '../../shared/poll-reader';
+import { MAX_FIRED_KEYS, MAX_LOOKAHEAD_MS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning } from '../../shared/polling';
 import { toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
@@ -139,5 +131,5 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		});
 		return null;
 	}
-	throw toNodeError(this.getNode(), failure, 0, event === 'newPublishedPost' ? 'listPosts' : 'calendar');
+	throw toNodeError(this.getNode(), failure, 0, event === 'newPublishedPost' ? 'listPosts' : 'getCalendar');
 }

@@ -2,16 +2,10 @@
  * The core driver: PostWriterClient over the axios transport (sdk/),
  * with the shared polling logic. It is what both platforms are built on.
  */
-import {
-	PostWriterClient,
-	readPostsSince,
-	fetchUpcoming,
-	selectNewPosts,
-	selectUpcoming,
-	runGuided,
-	type PostWatermarkState,
-	type UpcomingState,
-} from '../../../shared';
+import { PostWriterClient } from '../../../shared/client';
+import { runGuided } from '../../../shared/guided';
+import { fetchUpcoming, readPostsSince } from '../../../shared/poll-reader';
+import { selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../../shared/polling';
 import { createAxiosSend, realSleep } from '../../../sdk';
 import { record } from '../harness';
 import type { ActionRun, Driver, DriverContext, Outcome, TriggerPoller } from './types';
@@ -42,7 +36,7 @@ async function each<T>(inputs: T[], fn: (input: T) => Promise<unknown>): Promise
 export const coreDriver: Driver = {
 	name: 'core',
 	skipReason: () => undefined,
-	generate: (ctx, prompts) => each(prompts, (prompt) => client(ctx).generate({ prompt })),
+	generate: (ctx, prompts) => each(prompts, (prompt) => client(ctx).generatePost({ prompt })),
 	listDrafts: (ctx, count) => each(Array.from({ length: count }, (_, i) => i), async () => ({ drafts: await client(ctx).listDrafts({}, { limit: 5 }) })),
 	guided: (ctx, topics) => each(topics, (topic) => runGuided(client(ctx), { topic }, { retry: RETRY })),
 	newPostTrigger(ctx): TriggerPoller {

@@ -145,7 +145,7 @@ export const zapierDriver: Driver = {
 	listDrafts: (ctx, count) =>
 		steps(
 			ctx,
-			'searches.findDraft.operation.perform',
+			'searches.listDrafts.operation.perform',
 			Array.from({ length: count }, () => ({ status: 'draft' })),
 		),
 	guided: (ctx, topics) => steps(ctx, 'creates.createPostGuided.operation.perform', topics.map((topic) => ({ topic }))),

@@ -2,11 +2,10 @@ import { createFromOperation } from './factory';
 import { DRAFT_FIELD, TEXT_OR_DRAFT, textOrDraft } from './draftText';
 
 export default createFromOperation({
-	key: 'analyzePost',
-	operation: 'analyze',
+	operation: 'analyzePost',
 	noun: 'Analysis',
 	description: 'Analyzes a text and returns the writing rules and tactics it uses.',
 	fields: TEXT_OR_DRAFT,
 	extraFields: [DRAFT_FIELD],
-	prepare: (input, { client }) => textOrDraft(input, client, 'analyze'),
+	prepare: (input, { client }) => textOrDraft(input, client, 'analyzePost'),
 });

@@ -6,8 +6,10 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { GUIDED_OPERATION, getOperation, runGuided } from '../../../shared';
-import type { GuidedInput, IdeaSelection } from '../../../shared';
+import { GUIDED_OPERATION, getOperation } from '../../../shared/catalogue';
+import { runGuided } from '../../../shared/guided';
+import type { IdeaSelection } from '../../../shared/catalogue';
+import type { GuidedInput } from '../../../shared/guided';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { inputFieldsOf, outputFieldsFor, sampleFor } from '../fields';
@@ -60,9 +62,9 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	return result;
 }, inputFields);
 
-const ideas = getOperation('creationIdeas').sample as { ideas: Obj[] };
-const questions = getOperation('creationPrepare').sample as { questions: Obj[] };
-const validated = getOperation('creationValidate').sample as { verdict: Obj };
+const ideas = getOperation('startPostCreation').sample as { ideas: Obj[] };
+const questions = getOperation('preparePost').sample as { questions: Obj[] };
+const validated = getOperation('validatePost').sample as { verdict: Obj };
 
 export default defineCreate({
 	key: 'createPostGuided',
@@ -76,14 +78,14 @@ export default defineCreate({
 		perform,
 		sample: {
 			workflowId: 'wf_2b7c90',
-			text: sampleFor('creationRefine').text,
+			text: sampleFor('refinePost').text,
 			ready: true,
 			verdict: validated.verdict,
 			idea: ideas.ideas[0],
 			questions: [{ ...questions.questions[0], answer: 'Fewer meetings, and written updates every Friday.' }],
 			refinements: 0,
 		},
-		outputFields: outputFieldsFor('creationValidate', [
+		outputFields: outputFieldsFor('validatePost', [
 			{ key: 'text', label: 'Text' },
 			{ key: 'idea__id', label: 'Idea ID' },
 			{ key: 'idea__title', label: 'Idea Title' },

@@ -1,7 +1,8 @@
 /** "Text, or pick a draft": the analyze, rewrite and virality creates accept either. */
 import type { PlainInputField } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared';
-import type { PostWriterClient } from '../../../shared';
+import { ValidationError } from '../../../shared/errors';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { PostWriterClient } from '../../../shared/client';
 import { DROPDOWNS } from '../fields';
 
 type Obj = Record<string, unknown>;
@@ -20,7 +21,7 @@ export const DRAFT_FIELD: PlainInputField = {
 };
 
 /** Fills `text` from the picked draft when Text is empty. */
-export async function textOrDraft(input: Obj, client: PostWriterClient, operation: string): Promise<Obj> {
+export async function textOrDraft(input: Obj, client: PostWriterClient, operation: OperationKey): Promise<Obj> {
 	if (typeof input.text === 'string' && input.text.trim() !== '') return input;
 	const id = typeof input.draftId === 'string' ? input.draftId.trim() : '';
 	if (!id) throw new ValidationError('text', 'is required: fill in Text, or pick a Draft whose text is used.', operation);

@@ -6,8 +6,9 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, LockObject, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
-import { costSentence, getOperation } from '../../../shared';
-import type { OperationKey, PostWriterClient } from '../../../shared';
+import { costSentence, getOperation } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { PostWriterClient } from '../../../shared/client';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
@@ -16,9 +17,7 @@ import type { FieldOverrides } from '../fields';
 type Obj = Record<string, unknown>;
 
 export interface OperationCreate {
-	/** Zapier key; never changes once published. */
-	key: string;
-	/** Catalogue operation. */
+	/** The catalogue operation. Its key is also the Zapier key, which never changes once published. */
 	operation: OperationKey;
 	/** Singular noun: "creates a new <noun>". */
 	noun: string;
@@ -49,7 +48,7 @@ export function createFromOperation(def: OperationCreate) {
 		return def.shape ? def.shape(output, input) : output;
 	}, inputFields);
 	return defineCreate({
-		key: def.key,
+		key: def.operation,
 		noun: def.noun,
 		display: {
 			label: def.label ?? spec.name,

@@ -3,8 +3,7 @@ import { createFromOperation } from './factory';
 type Obj = Record<string, unknown>;
 
 export default createFromOperation({
-	key: 'generatePost',
-	operation: 'generate',
+	operation: 'generatePost',
 	noun: 'Post',
 	description: 'Creates post proposals from a prompt and saves the first one as a draft by default.',
 	shape: (output: Obj) => {

@@ -1,7 +1,7 @@
 /** Rewrite and Refine: a preset instruction (the catalogue's suggestions) and/or a custom one. */
 import type { PlainInputField } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared';
-import type { OperationKey } from '../../../shared';
+import { ValidationError } from '../../../shared/errors';
+import type { OperationKey } from '../../../shared/catalogue';
 import { choicesOf } from '../fields';
 
 type Obj = Record<string, unknown>;
@@ -26,7 +26,7 @@ export function instructionFields(operation: OperationKey): PlainInputField[] {
 }
 
 /** Combines the preset and the custom instruction into the catalogue's `instruction`. */
-export function withInstruction(input: Obj, operation: string): Obj {
+export function withInstruction(input: Obj, operation: OperationKey): Obj {
 	const parts = [input.instructionPreset, input.customInstruction]
 		.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
 		.map((v) => v.trim().replace(/[.\s]+$/, ''));

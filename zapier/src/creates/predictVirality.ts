@@ -2,10 +2,9 @@ import { createFromOperation } from './factory';
 import { DRAFT_FIELD, TEXT_OR_DRAFT, textOrDraft } from './draftText';
 
 export default createFromOperation({
-	key: 'predictVirality',
-	operation: 'virality',
+	operation: 'predictVirality',
 	noun: 'Virality Prediction',
 	fields: TEXT_OR_DRAFT,
 	extraFields: [DRAFT_FIELD],
-	prepare: (input, { client }) => textOrDraft(input, client, 'virality'),
+	prepare: (input, { client }) => textOrDraft(input, client, 'predictVirality'),
 });

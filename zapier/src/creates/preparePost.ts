@@ -1,8 +1,7 @@
 import { WORKFLOW_LOCK, createFromOperation } from './factory';
 
 export default createFromOperation({
-	key: 'preparePost',
-	operation: 'creationPrepare',
+	operation: 'preparePost',
 	noun: 'Creation Workflow',
 	description: 'Chooses an idea of a creation workflow and returns the questions to answer before writing.',
 	fields: {

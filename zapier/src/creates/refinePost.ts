@@ -2,12 +2,11 @@ import { WORKFLOW_LOCK, createFromOperation } from './factory';
 import { instructionFields, withInstruction } from './instruction';
 
 export default createFromOperation({
-	key: 'refinePost',
-	operation: 'creationRefine',
+	operation: 'refinePost',
 	noun: 'Post',
 	description: 'Corrects the written text of a creation workflow with an instruction; run Validate Post again afterwards.',
 	fields: { workflowId: { helpText: 'Map the Workflow ID of a workflow whose text is written.' }, instruction: false },
-	extraFields: instructionFields('creationRefine'),
-	prepare: (input) => withInstruction(input, 'creationRefine'),
+	extraFields: instructionFields('refinePost'),
+	prepare: (input) => withInstruction(input, 'refinePost'),
 	lock: WORKFLOW_LOCK,
 });

@@ -3,10 +3,9 @@ import { DRAFT_FIELD, TEXT_OR_DRAFT, textOrDraft } from './draftText';
 import { instructionFields, withInstruction } from './instruction';
 
 export default createFromOperation({
-	key: 'rewritePost',
-	operation: 'rewrite',
+	operation: 'rewritePost',
 	noun: 'Post',
 	fields: { ...TEXT_OR_DRAFT, instruction: false },
-	extraFields: [DRAFT_FIELD, ...instructionFields('rewrite')],
-	prepare: async (input, { client }) => withInstruction(await textOrDraft(input, client, 'rewrite'), 'rewrite'),
+	extraFields: [DRAFT_FIELD, ...instructionFields('rewritePost')],
+	prepare: async (input, { client }) => withInstruction(await textOrDraft(input, client, 'rewritePost'), 'rewritePost'),
 });

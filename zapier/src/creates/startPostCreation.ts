@@ -3,8 +3,7 @@ import { createFromOperation } from './factory';
 type Obj = Record<string, unknown>;
 
 export default createFromOperation({
-	key: 'startPostCreation',
-	operation: 'creationIdeas',
+	operation: 'startPostCreation',
 	noun: 'Creation Workflow',
 	description: 'Creates a guided creation workflow for a topic and returns ideas to choose from; continue with Prepare Post.',
 	shape: (output: Obj) => {

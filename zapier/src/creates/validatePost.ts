@@ -1,8 +1,7 @@
 import { WORKFLOW_LOCK, createFromOperation } from './factory';
 
 export default createFromOperation({
-	key: 'validatePost',
-	operation: 'creationValidate',
+	operation: 'validatePost',
 	noun: 'Verdict',
 	description: 'Checks the written text of a creation workflow and returns a verdict and whether it is ready.',
 	fields: { workflowId: { helpText: 'Map the Workflow ID of a workflow whose text is written (Write Post or Refine Post).' } },

@@ -1,8 +1,7 @@
 import { WORKFLOW_LOCK, createFromOperation } from './factory';
 
 export default createFromOperation({
-	key: 'writePost',
-	operation: 'creationWrite',
+	operation: 'writePost',
 	noun: 'Post',
 	description: 'Writes the post text of a creation workflow from the answers to its questions.',
 	fields: { workflowId: { helpText: 'Map the Workflow ID from the Start Post Creation or Prepare Post step.' } },

@@ -8,7 +8,9 @@
  */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { BRAND, fetchNewestPosts, truncationWarning } from '../../../shared';
+import { BRAND } from '../../../shared/brand';
+import { fetchNewestPosts } from '../../../shared/poll-reader';
+import { truncationWarning } from '../../../shared/polling';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';

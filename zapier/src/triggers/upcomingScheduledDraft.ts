@@ -7,7 +7,9 @@
  */
 import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { MAX_LOOKAHEAD_MS, NOTIFY_UNITS, type NotifyUnit, ValidationError, fieldLabel, lookaheadMs, upcomingEntries, upcomingKey } from '../../../shared';
+import { ValidationError } from '../../../shared/errors';
+import { fieldLabel } from '../../../shared/labels';
+import { MAX_LOOKAHEAD_MS, NOTIFY_UNITS, lookaheadMs, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
@@ -49,7 +51,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const notice = noticeOf(bundle.inputData as Record<string, unknown>);
 	const zone = zoneOf(bundle.meta);
 	const now = Date.now();
-	const calendar = await clientFor(z, bundle).calendar(calendarWindowInZone(now, notice, zone));
+	const calendar = await clientFor(z, bundle).getCalendar(calendarWindowInZone(now, notice, zone));
 	return upcomingEntries(calendar.entries, now, notice).map((entry) => {
 		const at = Date.parse(entry.date);
 		return {

@@ -4,8 +4,8 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Resource } from '../../../shared';
-import { operationsByResource } from '../../../shared';
+import type { Resource } from '../../../shared/catalogue';
+import { operationsByResource } from '../../../shared/catalogue';
 import { titleOf } from '../helpers/fields';
 import * as account from './account/Account.resource';
 import * as calendar from './calendar/Calendar.resource';

@@ -6,8 +6,9 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OperationKey } from '../../../shared';
-import { CreditFloorError, GuidedIncompleteError, PostWriterError, ValidationError, fieldLabel, labelledMessage } from '../../../shared';
+import type { OperationKey } from '../../../shared/catalogue';
+import { CreditFloorError, GuidedIncompleteError, PostWriterError, ValidationError } from '../../../shared/errors';
+import { fieldLabel, labelledMessage } from '../../../shared/labels';
 
 /** "numProposals: must be …" → "Number of Proposals: must be …" (the labels of the operation `key` first). */
 function withLabel(error: PostWriterError, key: OperationKey | undefined): string {

@@ -5,7 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { OperationKey, PostWriterClient } from '../../../shared';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { PostWriterClient } from '../../../shared/client';
 import { createClient } from '../transport';
 import { toNodeError } from './errors';
 import type { FieldOverrides } from './fields';

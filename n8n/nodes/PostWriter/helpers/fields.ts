@@ -7,8 +7,9 @@
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared';
-import { OTHER_FIELD_LABELS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared';
+import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared/catalogue';
+import { costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
+import { OTHER_FIELD_LABELS } from '../../../shared/labels';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';

@@ -7,8 +7,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey } from '../../../shared';
-import { ValidationError, getOperation } from '../../../shared';
+import type { FieldSpec, OperationKey } from '../../../shared/catalogue';
+import { getOperation } from '../../../shared/catalogue';
+import { ValidationError } from '../../../shared/errors';
 import { toUtcDate, toZonedTimestamp } from './dates';
 import {
 	CUSTOM,

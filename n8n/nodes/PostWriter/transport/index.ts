@@ -15,8 +15,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { HeaderValue, PostWriterClient, RetryPolicy, Send } from '../../../shared';
-import { BRAND, PostWriterClient as Client, ValidationError } from '../../../shared';
+import type { PostWriterClient } from '../../../shared/client';
+import type { RetryPolicy } from '../../../shared/retry';
+import type { HeaderValue, Send } from '../../../shared/transport';
+import { BRAND } from '../../../shared/brand';
+import { PostWriterClient as Client } from '../../../shared/client';
+import { ValidationError } from '../../../shared/errors';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 
-const KEY = 'accountProfile';
+const KEY = 'getAccountProfile';
 
 export const description: INodeProperties[] = operationFields(KEY);
 

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS, ymdUtc } from '../../../../shared';
+import { DAY_MS } from '../../../../shared/dates';
+import { ymdUtc } from '../../../../shared/polling';
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 
-const KEY = 'calendar';
+const KEY = 'getCalendar';
 
 /** Days covered when To is left empty: From and the 7 days after it. */
 export const DEFAULT_SPAN_DAYS = 7;

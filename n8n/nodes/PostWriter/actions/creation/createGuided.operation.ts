@@ -6,8 +6,11 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { GuidedInput, IdeaSelection } from '../../../../shared';
-import { GUIDED_OPERATION, ValidationError, runGuided } from '../../../../shared';
+import type { IdeaSelection } from '../../../../shared/catalogue';
+import type { GuidedInput } from '../../../../shared/guided';
+import { GUIDED_OPERATION } from '../../../../shared/catalogue';
+import { ValidationError } from '../../../../shared/errors';
+import { runGuided } from '../../../../shared/guided';
 import { forEachItem } from '../../helpers/execute';
 import { actionOf, sentence, showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
@@ -71,7 +74,7 @@ export function answersFrom(rows: AnswerRow[]): GuidedInput['answers'] {
 	const keyed = filled.filter((r) => typeof r.question === 'string' && r.question.trim() !== '');
 	if (keyed.length === 0) return filled.map((r) => String(r.answer));
 	if (keyed.length !== filled.length) {
-		throw new ValidationError('answers', 'fill Question on every answer or on none: some answers name their question and some do not.', 'creationIdeas');
+		throw new ValidationError('answers', 'fill Question on every answer or on none: some answers name their question and some do not.', 'startPostCreation');
 	}
 	return Object.fromEntries(keyed.map((r) => [String(r.question).trim(), String(r.answer)]));
 }
@@ -104,7 +107,7 @@ export function readGuidedInput(ctx: IExecuteFunctions, itemIndex: number): Guid
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, 'creationIdeas', async (itemIndex, client) => {
+	return await forEachItem.call(this, items, 'startPostCreation', async (itemIndex, client) => {
 		const result = await runGuided(client, readGuidedInput(this, itemIndex));
 		return {
 			text: result.text,

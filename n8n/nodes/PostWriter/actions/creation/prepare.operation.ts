@@ -4,7 +4,7 @@ import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 import { FROM_PREVIOUS_STEP } from './common';
 
-const KEY = 'creationPrepare';
+const KEY = 'preparePost';
 
 const OVERRIDES = {
 	...FROM_PREVIOUS_STEP,

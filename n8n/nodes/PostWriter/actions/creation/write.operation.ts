@@ -4,7 +4,7 @@ import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 import { FROM_PREVIOUS_STEP } from './common';
 
-const KEY = 'creationWrite';
+const KEY = 'writePost';
 
 export const description: INodeProperties[] = operationFields(KEY, { overrides: FROM_PREVIOUS_STEP });
 

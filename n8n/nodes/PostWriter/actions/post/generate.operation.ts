@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields, showFor } from '../../helpers/fields';
 
-const KEY = 'generate';
+const KEY = 'generatePost';
 
 /** Schedule At is shown next to Save as Draft, only when a draft is saved. */
 const OVERRIDES = {

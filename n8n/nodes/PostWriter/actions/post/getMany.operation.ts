@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { getOperation } from '../../../../shared';
+import { getOperation } from '../../../../shared/catalogue';
 import { listForEachItem } from '../../helpers/execute';
 import { operationFields, paginationFields, showFor } from '../../helpers/fields';
 

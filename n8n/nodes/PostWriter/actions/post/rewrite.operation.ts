@@ -4,7 +4,7 @@ import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 
 /** Instruction presets (punchier, shorter…) and the Custom choice come from the catalogue's suggestions. */
-const KEY = 'rewrite';
+const KEY = 'rewritePost';
 
 export const description: INodeProperties[] = operationFields(KEY);
 

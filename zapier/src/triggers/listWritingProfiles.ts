@@ -1,6 +1,7 @@
 /** Hidden trigger feeding the Writing Profile dropdowns. */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { OperationKey } from '../../../shared/catalogue';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
@@ -11,7 +12,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 });
 
 export default defineTrigger({
-	key: 'writingProfileList',
+	key: 'listWritingProfiles' satisfies OperationKey,
 	noun: 'Writing Profile',
 	display: {
 		label: 'New Writing Profile',

@@ -1,6 +1,7 @@
 /** Find Inspiration: saved inspiring posts by words, minimum likes and format; a miss is []. */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
+import type { OperationKey } from '../../../shared/catalogue';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
@@ -15,7 +16,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 }, inputFields);
 
 export default defineSearch({
-	key: 'findInspiration',
+	key: 'searchInspirations' satisfies OperationKey,
 	noun: 'Inspiration',
 	display: {
 		label: 'Find Inspiration',

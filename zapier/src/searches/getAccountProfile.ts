@@ -1,14 +1,15 @@
 /** Find Account Profile: the account of the connected key, with its credit balance and active writing profile (normalised by the core). */
 import { defineSearch } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { OperationKey } from '../../../shared/catalogue';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 
-const perform = withErrors(async (z: ZObject, bundle: Bundle) => [await clientFor(z, bundle).accountProfile({})]);
+const perform = withErrors(async (z: ZObject, bundle: Bundle) => [await clientFor(z, bundle).getAccountProfile({})]);
 
 export default defineSearch({
-	key: 'findAccountProfile',
+	key: 'getAccountProfile' satisfies OperationKey,
 	noun: 'Account Profile',
 	display: {
 		label: 'Find Account Profile',
@@ -16,7 +17,7 @@ export default defineSearch({
 	},
 	operation: {
 		perform,
-		sample: sampleFor('accountProfile'),
-		outputFields: outputFieldsFor('accountProfile'),
+		sample: sampleFor('getAccountProfile'),
+		outputFields: outputFieldsFor('getAccountProfile'),
 	},
 });

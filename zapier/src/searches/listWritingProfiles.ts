@@ -1,7 +1,8 @@
 /** Find Writing Profile: by name (an exact name first, then names containing the words); a miss is []. */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import type { WritingProfile } from '../../../shared';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { WritingProfile } from '../../../shared/types';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
@@ -28,7 +29,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 }, inputFields);
 
 export default defineSearch({
-	key: 'findWritingProfile',
+	key: 'listWritingProfiles' satisfies OperationKey,
 	noun: 'Writing Profile',
 	display: {
 		label: 'Find Writing Profile',

@@ -1,8 +1,9 @@
 /** Find Draft: a draft picked in the dropdown, or found by words of its text and its status; a miss is []. */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared';
-import type { Draft } from '../../../shared';
+import { ValidationError } from '../../../shared/errors';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { Draft } from '../../../shared/types';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { DROPDOWNS, outputFieldsFor, sampleFor } from '../fields';
@@ -46,7 +47,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 }, inputFields);
 
 export default defineSearch({
-	key: 'findDraft',
+	key: 'listDrafts' satisfies OperationKey,
 	noun: 'Draft',
 	display: {
 		label: 'Find Draft',

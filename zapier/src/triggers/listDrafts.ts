@@ -1,7 +1,8 @@
 /** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { Draft } from '../../../shared';
+import type { OperationKey } from '../../../shared/catalogue';
+import type { Draft } from '../../../shared/types';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
@@ -23,7 +24,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 });
 
 export default defineTrigger({
-	key: 'draftList',
+	key: 'listDrafts' satisfies OperationKey,
 	noun: 'Draft',
 	display: {
 		label: 'New Draft',

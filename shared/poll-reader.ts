@@ -1,0 +1,91 @@
+/**
+ * The reads behind the trigger events, through a client: the only part of the
+ * polling logic that makes requests. The state they feed is polling.ts.
+ */
+import type { InputOf, OutputOf } from './catalogue';
+import type { FetchOptions, PostWatermarkState, PostsRead, StampedItem } from './polling';
+import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, calendarWindow, detectOrder, stampInOrder, stampPosts, upcomingEntries } from './polling';
+import type { CalendarEntry, ListPage } from './types';
+import type { Obj } from './values';
+
+/** What the reads need of a client; the core client has it (a structural type, so this module does not import the client). */
+export interface PollClient {
+	page(key: 'listPosts', input: InputOf<'listPosts'>, options: { pageSize?: number; query?: Record<string, string | number> }): Promise<ListPage<Obj>>;
+	getCalendar(input: InputOf<'getCalendar'>): Promise<OutputOf<'getCalendar'>>;
+}
+
+/**
+ * Reads /posts page by page. A list seen to be newest first stops as soon as
+ * `enough` says so (in steady state: after the first page, one request).
+ * Any other order, or one not known yet, is read to its end, bounded by
+ * maxPages: the newest posts may be on the last page.
+ */
+async function walkPosts(
+	client: PollClient,
+	options: FetchOptions,
+	enough: (stamped: StampedItem[], page: StampedItem[]) => boolean,
+): Promise<PostsRead> {
+	const pageSize = options.pageSize ?? POSTS_PAGE_SIZE;
+	const maxPages = Math.max(1, options.maxPages ?? POSTS_MAX_PAGES);
+	const records: Obj[] = [];
+	const stamped: StampedItem[] = [];
+	const cursors = new Set<string>();
+	let query: Record<string, string | number> = {};
+	let requests = 0;
+	for (;;) {
+		const result = await client.page('listPosts', {}, { pageSize, query });
+		requests++;
+		records.push(...result.items);
+		const page = stampInOrder(result.items);
+		stamped.push(...page);
+		let next: Record<string, string | number> | undefined;
+		if (result.nextCursor !== undefined) {
+			// A server repeating its cursor must not loop us.
+			if (!cursors.has(result.nextCursor)) next = { cursor: result.nextCursor };
+			cursors.add(result.nextCursor);
+		} else if (result.nextOffset !== undefined) next = { offset: result.nextOffset };
+		const order = detectOrder(stamped);
+		if (!next || result.items.length === 0) return { records, order, requests, truncated: false };
+		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false };
+		if (requests >= maxPages) return { records, order, requests, truncated: true };
+		query = next;
+	}
+}
+
+/**
+ * Reads what the New Published Post poll needs: the posts newer than the
+ * watermark. Newest first, it stops at the first page that reaches the
+ * watermark, so a quiet poll is one request; the first poll (which only
+ * records the newest post) also reads one page. Oldest first, it reads the
+ * whole list, up to maxPages.
+ */
+export async function readPostsSince(client: PollClient, state: PostWatermarkState, options: FetchOptions = {}): Promise<PostsRead> {
+	const watermark = state.watermark ? Date.parse(state.watermark) : undefined;
+	return await walkPosts(client, options, (_stamped, page) => {
+		if (!state.initialised) return true;
+		if (watermark === undefined) return false; // nothing existed at activation: every post is new
+		return page.some((item) => item.at <= watermark);
+	});
+}
+
+/**
+ * The newest `count` posts, newest first, whatever the API's order: the
+ * Zapier trigger and n8n's "Fetch Test Event" both use it. Newest first,
+ * that is one request when count <= pageSize; oldest first, the whole list
+ * up to maxPages.
+ */
+export async function fetchNewestPosts(
+	client: PollClient,
+	count: number,
+	options: FetchOptions = {},
+): Promise<PostsRead & { newest: StampedItem[] }> {
+	const read = await walkPosts(client, options, (stamped) => stamped.length >= count);
+	return { ...read, newest: stampPosts(read.records).slice(0, Math.max(0, count)) };
+}
+
+/** Reads the calendar over the window and returns the upcoming scheduled entries. */
+export async function fetchUpcoming(client: PollClient, now: number, lookaheadMs: number): Promise<CalendarEntry[]> {
+	const { from, to } = calendarWindow(now, lookaheadMs);
+	const calendar = await client.getCalendar({ from, to });
+	return upcomingEntries(calendar.entries, now, lookaheadMs);
+}
