@@ -1,7 +1,7 @@
 /**
  * In-memory state of the sandbox: accounts, keys, drafts, posts, credits,
  * writing profiles, inspirations and creation workflows, plus the
- * controllable clock. No HTTP here; server.ts maps requests onto these methods.
+ * controllable clock. No HTTP here; handlers.ts maps requests onto these methods.
  */
 import type { Scope } from '../shared/types';
 import { ALL_SCOPES } from '../shared/types';
