@@ -141,13 +141,13 @@ const scheduledAtField = {
 	in: 'body',
 	future: true,
 	scope: 'posts:schedule',
-	placeholder: '2026-12-01T09:00:00Z',
+	placeholder: 'e.g. 2026-12-01T09:00:00Z',
 } as const;
 
 const workflowIdField = {
 	name: 'workflowId',
-	label: 'Workflow ID',
-	description: 'The creation workflow returned by Start Post Creation.',
+	label: 'Creation Workflow ID',
+	description: "The creation workflow returned by 'Start Post Creation'.",
 	type: 'string',
 	in: 'body',
 	required: true,
@@ -200,7 +200,7 @@ export const OPERATIONS = {
 		resource: 'post',
 		action: 'generate',
 		name: 'Generate Post',
-		description: 'Generates post proposals from a prompt and saves a draft by default.',
+		description: 'Generates post proposals from a prompt; by default the first one is saved as a draft.',
 		method: 'POST',
 		path: '/generate',
 		scope: 'posts:generate',
@@ -214,7 +214,7 @@ export const OPERATIONS = {
 				in: 'body',
 				required: true,
 				maxLength: TEXT_MAX,
-				placeholder: 'Why we moved our team to a four-day week',
+				placeholder: 'e.g. Why we moved our team to a four-day week',
 			},
 			{
 				name: 'numProposals',
@@ -297,7 +297,7 @@ export const OPERATIONS = {
 		key: 'predictVirality',
 		resource: 'post',
 		action: 'predictVirality',
-		name: 'Predict Virality',
+		name: 'Predict Post Virality',
 		description: 'Predicts a virality score for a text.',
 		method: 'POST',
 		path: '/virality',
@@ -337,7 +337,7 @@ export const OPERATIONS = {
 		resource: 'draft',
 		action: 'create',
 		name: 'Create Draft',
-		description: 'Creates a draft, optionally scheduled at a future date.',
+		description: 'Creates a new draft, optionally scheduled at a future date.',
 		method: 'POST',
 		path: '/drafts',
 		scope: 'posts:write',
@@ -392,17 +392,17 @@ export const OPERATIONS = {
 				type: 'date',
 				in: 'query',
 				required: true,
-				placeholder: '2026-11-21',
+				placeholder: 'e.g. 2026-11-21',
 			},
 			{
 				name: 'to',
 				label: 'To',
-				description: 'Last day, as YYYY-MM-DD (UTC), not before From.',
+				description: "Last day, as YYYY-MM-DD (UTC), not before 'From'.",
 				type: 'date',
 				in: 'query',
 				required: true,
 				notBefore: 'from',
-				placeholder: '2026-11-28',
+				placeholder: 'e.g. 2026-11-28',
 			},
 		],
 		sample: {
@@ -493,7 +493,7 @@ export const OPERATIONS = {
 		resource: 'account',
 		action: 'getProfile',
 		name: 'Get Account Profile',
-		description: 'Gets the account information, credit balance and writing profiles.',
+		description: 'Gets the account profile: name, email, credit balance and writing profiles.',
 		method: 'GET',
 		path: '/account/profile',
 		scope: 'account:read',
@@ -544,7 +544,7 @@ export const OPERATIONS = {
 		resource: 'writingProfile',
 		action: 'getMany',
 		name: 'Get Many Writing Profiles',
-		description: 'Lists the writing profiles of the account.',
+		description: "Lists the account's writing profiles.",
 		method: 'GET',
 		path: '/writing-profiles',
 		scope: 'account:read',
@@ -592,7 +592,7 @@ export const OPERATIONS = {
 		resource: 'creation',
 		action: 'start',
 		name: 'Start Post Creation',
-		description: 'Starts a guided creation workflow and returns ideas for the topic.',
+		description: 'Starts a guided creation workflow: the service proposes ideas for the topic.',
 		method: 'POST',
 		path: '/creation/ideas',
 		scope: 'posts:generate',
@@ -649,7 +649,7 @@ export const OPERATIONS = {
 		resource: 'creation',
 		action: 'prepare',
 		name: 'Prepare Post',
-		description: 'Chooses an idea and returns the questions to answer before writing.',
+		description: 'Chooses an idea: the service asks the questions to answer before writing.',
 		method: 'POST',
 		path: '/creation/prepare',
 		scope: 'posts:generate',
@@ -659,7 +659,7 @@ export const OPERATIONS = {
 			{
 				name: 'ideaId',
 				label: 'Idea ID',
-				description: 'The idea chosen among those returned by Start Post Creation.',
+				description: "The idea chosen among those returned by 'Start Post Creation'.",
 				type: 'string',
 				in: 'body',
 				required: true,
@@ -707,7 +707,7 @@ export const OPERATIONS = {
 		resource: 'creation',
 		action: 'validate',
 		name: 'Validate Post',
-		description: 'Checks the written text and returns a verdict and whether it is ready.',
+		description: 'Checks the written text: the verdict says whether it is ready and what to improve.',
 		method: 'POST',
 		path: '/creation/validate',
 		scope: 'posts:generate',
@@ -788,7 +788,7 @@ export function spendsCredits(key: OperationKey): boolean {
 /** The credit cost of an operation as one sentence for a description, e.g. "Costs 1 credit." */
 export function costSentence(key: OperationKey): string {
 	const cost = (OPERATIONS[key] as OperationSpec).cost;
-	if (cost === null) return 'May spend credits (the cost is not documented).';
+	if (cost === null) return 'May spend credits.';
 	if (cost === 0) return 'Costs no credits.';
 	return `Costs ${cost} credit${cost === 1 ? '' : 's'}.`;
 }
@@ -806,7 +806,7 @@ export function operationsByResource(): Map<Resource, OperationSpec[]> {
 }
 
 // ---------------------------------------------------------------------------
-// Create Post (Guided): a composite of the creation operations, run by guided.ts
+// Create Guided Post: a composite of the creation operations, run by guided.ts
 
 export type IdeaSelection = 'first' | 'index' | 'match';
 
@@ -820,7 +820,7 @@ export interface GuidedOperationSpec {
 const IDEA_NUMBER = {
 	name: 'ideaIndex',
 	label: 'Idea Number',
-	description: 'With By Number: the number of the idea among those proposed, 1 for the first.',
+	description: "With 'Idea Selection' set to 'By Number': the number of the idea among those proposed, 1 for the first.",
 	type: 'integer',
 	in: 'body',
 	default: 1,
@@ -839,12 +839,12 @@ const MAX_REFINEMENTS = {
 } as const;
 
 /**
- * Create Post (Guided) as the platforms show it. Topic, context, preferences
+ * Create Guided Post as the platforms show it. Topic, context, preferences
  * and language are the catalogue's fields of Start Post Creation; the rest
  * steers the run. Every label, description, default and bound is written here.
  */
 export const GUIDED_OPERATION = {
-	name: 'Create Post (Guided)',
+	name: 'Create Guided Post',
 	description:
 		'Creates a post in one step through the whole guided creation workflow: ideas, questions, writing, validation and refinements. Nothing is saved or scheduled.',
 	fields: [
@@ -866,10 +866,10 @@ export const GUIDED_OPERATION = {
 		{
 			name: 'ideaMatch',
 			label: 'Idea Text to Match',
-			description: 'With By Text Match: words looked for in the title and text of the ideas (case does not matter).',
+			description: "With 'Idea Selection' set to 'By Text Match': words looked for in the title and text of the ideas (case does not matter).",
 			type: 'string',
 			in: 'body',
-			placeholder: 'meeting',
+			placeholder: 'e.g. meeting',
 		},
 		{
 			name: 'answers',

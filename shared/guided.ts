@@ -10,6 +10,7 @@ import { GuidedIncompleteError, PostWriterError, ValidationError } from './error
 import type { RetryPolicy } from './retry';
 import { MIN_ATTEMPT_MS } from './retry';
 import type { Answer, Idea, Question, Verdict } from './types';
+import { isObj, str } from './values';
 
 /** The calls a guided run makes; the core client has them all (a structural type, so this module does not import the client). */
 type StepKey = 'startPostCreation' | 'preparePost' | 'writePost' | 'validatePost' | 'refinePost';
@@ -40,6 +41,61 @@ export interface GuidedInput {
 	maxRefinements?: number;
 	/** Extra instruction used when refining. */
 	refineInstruction?: string;
+}
+
+/** One answer as the platforms collect it: n8n's fixed collection rows carry an optional question. */
+interface AnswerRow {
+	question?: unknown;
+	answer?: unknown;
+}
+
+/**
+ * Answers as a platform collected them → the run's answers. Accepts a list of
+ * texts (Zapier's list field), one text, n8n's `{ answer: [{question, answer}] }`
+ * collection or its rows. Rows name their question on every answer (a map) or
+ * on none (a list in question order); a mix is refused, naming the field.
+ */
+export function answersFrom(raw: unknown): GuidedInput['answers'] {
+	if (typeof raw === 'string') return str(raw) === undefined ? undefined : [raw];
+	const rows: unknown[] = Array.isArray(raw) ? raw : isObj(raw) && Array.isArray(raw.answer) ? raw.answer : [];
+	const texts = rows.filter((r): r is string => typeof r === 'string' && str(r) !== undefined);
+	const filled = rows.filter((r): r is AnswerRow => isObj(r) && str(r.answer) !== undefined);
+	if (texts.length > 0 && filled.length === 0) return texts;
+	if (filled.length === 0) return undefined;
+	const keyed = filled.filter((r) => str(r.question) !== undefined);
+	if (keyed.length === 0) return filled.map((r) => String(r.answer));
+	if (keyed.length !== filled.length) {
+		throw new ValidationError('answers', 'fill Question on every answer or on none: some answers name their question and some do not.', 'startPostCreation');
+	}
+	return Object.fromEntries(keyed.map((r) => [String(str(r.question)), String(r.answer)]));
+}
+
+/** A whole number as typed: empty → undefined, digits → the number, anything else → NaN (refused by the run, naming the field). */
+function whole(value: unknown): number | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	return typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(String(value)) ? Number(value) : Number.NaN;
+}
+
+/**
+ * The values of GUIDED_OPERATION's fields as a platform read them (n8n's
+ * parameters, Zapier's inputData) → the run's input. Both platforms use it.
+ */
+export function guidedInputFrom(values: Record<string, unknown>): GuidedInput {
+	const selection = (str(values.ideaSelection) ?? 'first') as IdeaSelection;
+	return {
+		// Start Post Creation's validation refuses an empty topic, naming the field.
+		topic: str(values.topic) ?? '',
+		context: str(values.context),
+		preferences: str(values.preferences),
+		language: str(values.language),
+		ideaSelection: selection,
+		ideaIndex: selection === 'index' ? whole(values.ideaIndex) : undefined,
+		// An empty text to match is refused by the run, naming the field.
+		ideaMatch: selection === 'match' ? (str(values.ideaMatch) ?? '') : undefined,
+		answers: answersFrom(values.answers),
+		maxRefinements: whole(values.maxRefinements),
+		refineInstruction: str(values.refineInstruction),
+	};
 }
 
 export interface GuidedOptions {

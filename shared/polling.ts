@@ -292,7 +292,8 @@ export const NOTIFY_UNITS = [
 export type NotifyUnit = (typeof NOTIFY_UNITS)[number]['value'];
 
 /** Longest "notify me before" window: a month keeps the calendar request small. */
-export const MAX_LOOKAHEAD_MS = 31 * 86_400_000;
+export const MAX_LOOKAHEAD_DAYS = 31;
+export const MAX_LOOKAHEAD_MS = MAX_LOOKAHEAD_DAYS * 86_400_000;
 
 /** Converts "X minutes/hours/days before" to milliseconds; refuses windows over 31 days. */
 export function lookaheadMs(amount: number, unit: NotifyUnit): number {

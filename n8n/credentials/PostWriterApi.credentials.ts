@@ -3,6 +3,9 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 import { BRAND } from '../shared/brand';
 import { OPERATIONS } from '../shared/catalogue';
 
+/** The credentials section of the package README (n8n/README.md), in the repository BRAND.docsUrl names. */
+const CREDENTIAL_DOCS_URL = `${BRAND.docsUrl.replace(/#.*$/, '')}/tree/main/n8n#credentials`;
+
 /** The credential test reads the account profile: the call needs only its scope. */
 const PROFILE = OPERATIONS.getAccountProfile;
 
@@ -20,7 +23,7 @@ export class PostWriterApi implements ICredentialType {
 
 	icon = { light: 'file:postWriter.svg', dark: 'file:postWriter.dark.svg' } as const;
 
-	documentationUrl = BRAND.docsUrl;
+	documentationUrl = CREDENTIAL_DOCS_URL;
 
 	properties: INodeProperties[] = [
 		{

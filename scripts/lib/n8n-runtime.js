@@ -2,8 +2,8 @@
  * A real n8n for `npm start` and `npm run test:e2e`, outside the project's
  * dependency tree:
  *   - installs n8n 2.8.4 with the pins of scripts/n8n-runtime/package.json into
- *     ${POST_WRITER_CACHE:-~/.cache/post-writer}/n8n-2.8.4 (once, about 200 s,
- *     with progress), and reuses it when it is already there and matches;
+ *     ${POST_WRITER_CACHE:-~/.cache/post-writer}/n8n-2.8.4 (once, 5 to 6 minutes
+ *     on 2 cores, with the phase it is in), and reuses it when it is already there and matches;
  *   - packs this package (npm pack) and unpacks it where n8n loads it;
  *   - runs n8n commands with output sent to files, bounded in time;
  *   - starts the sandbox in-process (ts-node).
@@ -65,6 +65,28 @@ function dirSizeCount(dir) {
 	}
 }
 
+/** What compiles right now under npm, by the processes' command lines (Linux /proc), or '' when nothing does. */
+function compilersRunning() {
+	const seen = new Set();
+	let entries = [];
+	try {
+		entries = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+	} catch {
+		return '';
+	}
+	for (const pid of entries) {
+		let cmd = '';
+		try {
+			cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+		} catch {
+			continue;
+		}
+		const gyp = /node_modules\/((?:@[^/ ]+\/)?[^/ ]+)\/(?:build|binding|src)\b/.exec(cmd);
+		if (/\b(cc1plus|cc1|node-gyp|gyp_main)\b/.test(cmd)) seen.add(gyp ? gyp[1] : /sqlite/.test(cmd) ? 'sqlite3' : 'node-gyp');
+	}
+	return [...seen].join(', ');
+}
+
 /**
  * Makes sure n8n is installed in the cache; installs it when missing or when
  * the pins changed. Returns { dir, bin, version }.
@@ -83,7 +105,7 @@ async function ensureN8n() {
 	fs.rmSync(path.join(dir, MARKER), { force: true });
 	fs.copyFileSync(PINS_FILE, pkgFile);
 	say(`Installing n8n ${N8N_VERSION} into ${dir}`);
-	say('This happens once (about 3 minutes and 1.7 GB); later runs reuse it.');
+	say('This happens once (about 5 to 6 minutes on 2 cores, and 1.7 GB): downloading, then compiling sqlite3 from source. Later runs reuse it.');
 	const logFile = path.join(dir, 'install.log');
 	const log = fs.openSync(logFile, 'w');
 	const started = Date.now();
@@ -99,10 +121,22 @@ async function ensureN8n() {
 	};
 	child.stdout.on('data', count);
 	child.stderr.on('data', count);
+	let lastFetched = -1;
+	let lastLine = '';
 	const ticker = setInterval(() => {
 		const seconds = Math.round((Date.now() - started) / 1000);
-		say(`  … ${seconds} s: ${fetched} packages fetched, ${dirSizeCount(dir)} entries in node_modules (log: ${logFile})`);
+		const compiling = compilersRunning();
+		const phase = compiling
+			? `compiling native modules from source (${compiling}); this is the slow part, 2 to 3 minutes`
+			: fetched !== lastFetched
+				? `downloading packages: ${fetched} fetched`
+				: `unpacking and running install scripts: ${fetched} packages fetched, ${dirSizeCount(dir)} entries in node_modules`;
+		lastFetched = fetched;
+		// The same line twice in a row says nothing new: print the elapsed time only every minute then.
+		if (phase !== lastLine || seconds % 60 < 10) say(`  … ${seconds} s: ${phase}`);
+		lastLine = phase;
 	}, 10_000);
+	say(`  (full log: ${logFile})`);
 	const code = await new Promise((resolve) => child.on('close', resolve));
 	clearInterval(ticker);
 	fs.closeSync(log);

@@ -102,7 +102,7 @@ describe('credential', () => {
 	test('API key (password) and base URL; generic Bearer header', () => {
 		expect(credential.name).toBe(BRAND.n8nCredentialName);
 		expect(credential.displayName).toBe(`${BRAND.displayName} API`);
-		expect(credential.documentationUrl).toBe(BRAND.docsUrl);
+		expect(credential.documentationUrl).toBe('https://github.com/post-writer/n8n-nodes-post-writer/tree/main/n8n#credentials');
 		const [apiKey, baseUrl] = credential.properties;
 		expect(apiKey).toMatchObject({ name: 'apiKey', typeOptions: { password: true }, required: true });
 		expect(baseUrl).toMatchObject({ name: 'baseUrl', default: BRAND.defaultBaseUrl });
@@ -187,7 +187,7 @@ describe('package', () => {
 		expect(files.length).toBeGreaterThan(40);
 		for (const file of files) {
 			const source = fs.readFileSync(file, 'utf8');
-			for (const m of source.matchAll(/from '([^']+)'/g)) expect(m[1] === 'n8n-workflow' || m[1].startsWith('.')).toBe(true);
+			for (const m of source.matchAll(/^(?:import|export)\b[^;]*? from '([^']+)';/gms)) expect(`${file}: ${m[1]}`).toMatch(/: (n8n-workflow|\.{1,2}\/.*)$/);
 			expect(source).not.toMatch(/\/sdk['/]/);
 			expect(source).not.toMatch(/eslint-disable/);
 		}

@@ -46,7 +46,7 @@ describe('fieldLabel / labelledMessage', () => {
 test('costSentence follows the catalogue cost', () => {
 	expect(costSentence('generatePost')).toBe('Costs 1 credit.');
 	expect(costSentence('predictVirality')).toBe('Costs no credits.');
-	expect(costSentence('startPostCreation')).toBe('May spend credits (the cost is not documented).');
+	expect(costSentence('startPostCreation')).toBe('May spend credits.');
 });
 
 test('Create Post (Guided) takes the fields of Start Post Creation, then its own', () => {

@@ -3,7 +3,10 @@
  * Expectations are written out by hand from the spec, not derived from the catalogue.
  */
 import nock from 'nock';
-import { OPERATION_KEYS } from '../../shared/catalogue';
+import type { OperationKey } from '../../shared/catalogue';
+import { OPERATION_KEYS, getOperation } from '../../shared/catalogue';
+import { buildRequest, describeRequest } from '../../shared/request';
+import { validateInput } from '../../shared/validate';
 import { BASE, TEST_KEY, nockClient } from '../helpers/fake';
 
 const FUTURE = '2099-01-02T03:04:05.000Z';
@@ -116,7 +119,32 @@ test('every catalogue operation has a request case', () => {
 	expect(Object.keys(cases).sort()).toEqual([...OPERATION_KEYS].sort());
 });
 
-describe.each(Object.entries(cases))('%s', (_name, c) => {
+/** Records the operation and input a case calls, without sending anything. */
+type Seen = { key: OperationKey; input: Record<string, unknown>; options?: { limit?: number; pageSize?: number } };
+async function recorded(c: Case): Promise<Seen> {
+	let seen: Seen | undefined;
+	const recorder = new Proxy({}, { get: (_t, key) => async (input: Record<string, unknown> = {}, options?: Seen['options']) => void (seen = { key: key as OperationKey, input, options }) });
+	await c.call(recorder as ReturnType<typeof nockClient>['client']);
+	if (!seen) throw new Error('the case called no operation');
+	return seen;
+}
+
+describe.each(Object.entries(cases))('%s', (name, c) => {
+	test('the pure builder: (operation, input) → {method, path, query, body}, by plain equality', async () => {
+		const { key, input, options } = await recorded(c);
+		expect(key).toBe(name);
+		const clean = validateInput(key, input, Date.parse('2026-11-23T00:00:00Z'));
+		// A list asks for its first page as the client does: `limit` = the page size.
+		const paging = getOperation(key).list ? { limit: options?.pageSize ?? Math.min(100, options?.limit ?? 10_000) } : {};
+		expect(describeRequest(key, clean, paging)).toEqual(c.method === 'POST' ? { method: 'POST', path: c.path, query: c.query ?? {}, body: c.body } : { method: 'GET', path: c.path, query: c.query ?? {} });
+		// The HTTP form of the same description.
+		const http = buildRequest(key, clean, BASE, paging);
+		expect(http.method).toBe(c.method);
+		expect(new URL(http.url).pathname).toBe(`/api/v1${c.path}`);
+		expect(Object.fromEntries(new URL(http.url).searchParams)).toEqual(c.query ?? {});
+		expect(http.body).toEqual(c.method === 'POST' ? c.body : undefined);
+	});
+
 	test('sends the exact request', async () => {
 		const seen: { headers?: Record<string, unknown>; body?: unknown; query?: unknown } = {};
 		const scope = nock('https://api.test.example', { reqheaders: { authorization: `Bearer ${TEST_KEY}`, accept: 'application/json' } })
@@ -141,6 +169,15 @@ describe.each(Object.entries(cases))('%s', (_name, c) => {
 			expect(seen.body === '' || seen.body === undefined).toBe(true);
 		}
 	});
+});
+
+test('extra query parameters (pagination) follow the fields', () => {
+	expect(describeRequest('listPosts', {}, { limit: 100, cursor: 'c2', offset: undefined })).toEqual({
+		method: 'GET',
+		path: '/posts',
+		query: { limit: '100', cursor: 'c2' },
+	});
+	expect(describeRequest('activateWritingProfile', { id: 'wp a/b' })).toEqual({ method: 'POST', path: '/writing-profiles/wp%20a%2Fb/activate', query: {}, body: {} });
 });
 
 test('base URL without a version segment is completed', async () => {

@@ -164,7 +164,7 @@ describe('Create Post (Guided)', () => {
 				});
 			const e = details(await rejection(run('creates', 'createPostGuided', bundle({ topic: 'Slow' }))));
 			expect(e).toMatchObject({ name: 'AppError', code: 'GUIDED_INCOMPLETE' });
-			expect(e.message).toBe('Create Post (Guided) ran out of time before the "write" step. Workflow wf_slow is kept: continue it with Write Post (with the answers).');
+			expect(e.message).toBe('Create Guided Post ran out of time before the "write" step. Workflow wf_slow is kept: continue it with Write Post (with the answers).');
 			expect(nock.isDone()).toBe(true);
 		} finally {
 			jest.useRealTimers();
@@ -181,7 +181,7 @@ describe('Create Post (Guided)', () => {
 	});
 
 	test('the deadline leaves room inside Zapier’s 30 s', async () => {
-		const { GUIDED_DEADLINE_MS } = await import('../../zapier/src/creates/createPostGuided');
-		expect(GUIDED_DEADLINE_MS).toBeLessThanOrEqual(25_000);
+		const { STEP_DEADLINE_MS } = await import('../../zapier/src/client');
+		expect(STEP_DEADLINE_MS).toBeLessThanOrEqual(25_000);
 	});
 });

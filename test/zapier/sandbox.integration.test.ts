@@ -142,7 +142,7 @@ describe('creates', () => {
 		const elapsed = Date.now() - started;
 		expect(elapsed).toBeLessThan(27_000);
 		expect(e.code).toBe('GUIDED_INCOMPLETE');
-		expect(e.message).toMatch(/^Create Post \(Guided\) stopped at the "prepare" step of workflow wf_\w+: POST \/creation\/prepare timed out/);
+		expect(e.message).toMatch(/^Create Guided Post stopped at the "prepare" step of workflow wf_\w+: POST \/creation\/prepare timed out/);
 	}, 40_000);
 });
 

@@ -6,6 +6,7 @@
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
 import { normaliseBaseUrl } from '../../shared/validate';
+import { str } from '../../shared/values';
 import { clientFor } from './client';
 import { withErrors } from './errors';
 
@@ -17,7 +18,6 @@ const test = withErrors(async (z: ZObject, bundle: Bundle) => {
 
 /** "Name (email)", the name, the email, or the account id: whatever the profile has. */
 export function connectionLabelOf(profile: Record<string, unknown> | undefined): string {
-	const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 	const name = str(profile?.name);
 	const email = str(profile?.email);
 	if (name && email) return `${name} (${email})`;

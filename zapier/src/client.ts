@@ -4,6 +4,7 @@
  */
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
+import { getOperation } from '../../shared/catalogue';
 import { PostWriterClient } from '../../shared/client';
 import type { RetryPolicy } from '../../shared/retry';
 import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, Send } from '../../shared/transport';
@@ -78,6 +79,6 @@ export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>, tuning: 
 		apiKey: authData.apiKey,
 		retry: { ...RETRY_BUDGET, ...tuning.retry },
 		timeoutMs: tuning.timeoutMs ?? PER_ATTEMPT_TIMEOUT_MS,
-		onRetry: (event) => z.console.log(`${BRAND.displayName}: retrying ${event.operation} in ${event.delayMs} ms (${event.reason}).`),
+		onRetry: (event) => z.console.log(`${BRAND.displayName}: retrying ${getOperation(event.operation).name} in ${event.delayMs} ms (${event.reason}).`),
 	});
 }

@@ -2,8 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { BRAND } from '../../shared/brand';
+import { createGuided } from './actions/creation/Creation.resource';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
+import { operationSubtitle } from './helpers/fields';
 import { listWritingProfiles } from './methods/listSearch';
 
 export class PostWriter implements INodeType {
@@ -13,7 +15,7 @@ export class PostWriter implements INodeType {
 		icon: { light: 'file:postWriter.svg', dark: 'file:postWriter.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: operationSubtitle({ creation: [createGuided.meta] }),
 		description: 'Generate, rewrite, schedule and track posts for a professional social network',
 		defaults: { name: BRAND.displayName },
 		usableAsTool: true,

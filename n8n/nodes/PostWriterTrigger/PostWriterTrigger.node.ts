@@ -3,7 +3,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { BRAND } from '../../shared/brand';
 import { NOTIFY_UNITS } from '../../shared/polling';
-import { MAX_LOOKAHEAD_DAYS, pollTrigger } from './poll';
+import { MAX_LOOKAHEAD_DAYS } from '../../shared/polling';
+import { pollTrigger } from './poll';
 
 export class PostWriterTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +22,7 @@ export class PostWriterTrigger implements INodeType {
 		credentials: [{ name: BRAND.n8nCredentialName, required: true }],
 		properties: [
 			{
-				displayName: 'Event',
+				displayName: 'Trigger On',
 				name: 'event',
 				type: 'options',
 				noDataExpression: true,
@@ -34,7 +35,7 @@ export class PostWriterTrigger implements INodeType {
 					{
 						name: 'Upcoming Scheduled Draft',
 						value: 'upcomingScheduledDraft',
-						description: 'Once per scheduled draft when its time comes within the notice below; again if it is rescheduled',
+						description: "Once per scheduled draft when its time comes within 'Notify Me Before'; again if it is rescheduled",
 					},
 				],
 				default: 'newPublishedPost',

@@ -15,7 +15,7 @@ import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
 import { fetchNewestPosts, fetchUpcoming, readPostsSince } from '../../shared/poll-reader';
-import { MAX_FIRED_KEYS, MAX_LOOKAHEAD_MS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning } from '../../shared/polling';
+import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning } from '../../shared/polling';
 import { toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
@@ -36,7 +36,6 @@ export const PAGE_SIZE = 100;
 /** Pages a poll reads at most: a burst newest first, or the whole list oldest first (10,000 posts). */
 export const MAX_PAGES = 100;
 /** Longest notice, in days (the core's bound). */
-export const MAX_LOOKAHEAD_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
 
 /** Failures worth another try at the next poll without bothering anyone. */
 const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'workflow_busy', 'malformed']);
@@ -103,8 +102,9 @@ async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: T
 	const now = Date.now();
 	const soonest = (await fetchUpcoming(client, now, ms))[0];
 	if (!soonest) {
-		throw new NodeOperationError(ctx.getNode(), `No draft is scheduled in the next ${amount} ${unit}: there is nothing to show as a test event`, {
-			description: `Schedule a draft within that window (${BRAND.displayName} › Draft › Create, with Schedule At), or raise "Notify Me Before", then fetch a test event again.`,
+		const window = `${amount} ${amount === 1 ? unit.replace(/s$/, '') : unit}`;
+		throw new NodeOperationError(ctx.getNode(), `No draft is scheduled in the next ${window}: there is nothing to show as a test event`, {
+			description: `Schedule a draft within that window (${BRAND.displayName} › Draft › Create, with 'Schedule At'), or raise 'Notify Me Before', then fetch a test event again.`,
 		});
 	}
 	return [[{ json: upcomingItem(soonest, now) }]];

@@ -9,14 +9,13 @@ import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { ValidationError } from '../../../shared/errors';
 import { fieldLabel } from '../../../shared/labels';
-import { MAX_LOOKAHEAD_MS, NOTIFY_UNITS, lookaheadMs, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
+import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS, lookaheadMs, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { calendarWindowInZone, isoInZone, zoneOf } from '../time';
 
 const UNITS: string[] = NOTIFY_UNITS.map((unit) => unit.value);
-const MAX_NOTICE_DAYS = Math.floor(MAX_LOOKAHEAD_MS / 86_400_000);
 
 export function noticeOf(input: Record<string, unknown>): number {
 	const raw = input.notifyBefore ?? 60;
@@ -36,7 +35,7 @@ const inputFields: PlainInputField[] = [
 		type: 'integer',
 		required: true,
 		default: '60',
-		helpText: `How long before the scheduled time the Zap runs, in the unit below (at most ${MAX_NOTICE_DAYS} days).`,
+		helpText: `How long before the scheduled time the Zap runs, in the unit below (at most ${MAX_LOOKAHEAD_DAYS} days).`,
 	},
 	{
 		key: 'notifyBeforeUnit',

@@ -2,11 +2,12 @@
  * The resources of the node, in catalogue order: the resource picker and, for
  * each resource, its module (operation picker, parameters, execute functions).
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Resource } from '../../../shared/catalogue';
 import { operationsByResource } from '../../../shared/catalogue';
 import { titleOf } from '../helpers/fields';
+import type { NodeMap } from './node.type';
 import * as account from './account/Account.resource';
 import * as calendar from './calendar/Calendar.resource';
 import * as creation from './creation/Creation.resource';
@@ -15,10 +16,19 @@ import * as inspiration from './inspiration/Inspiration.resource';
 import * as post from './post/Post.resource';
 import * as writingProfile from './writingProfile/WritingProfile.resource';
 
-export const RESOURCE_MODULES = { account, calendar, creation, draft, inspiration, post, writingProfile } satisfies Record<
-	Resource,
-	{ description: INodeProperties[] }
->;
+type OperationModule = {
+	description: INodeProperties[];
+	execute: (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+};
+
+/**
+ * Every resource of the catalogue, each with a module per operation of that
+ * resource in the catalogue (NodeMap, derived from it): an operation added to
+ * the catalogue and missing here is a compile error naming the resource file.
+ */
+export const RESOURCE_MODULES = { account, calendar, creation, draft, inspiration, post, writingProfile } satisfies {
+	[R in Resource]: { description: INodeProperties[] } & Record<NodeMap[R], OperationModule>;
+};
 
 /** Every resource of the catalogue, in its order. */
 export const RESOURCES: Resource[] = [...operationsByResource().keys()];

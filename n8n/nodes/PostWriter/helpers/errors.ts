@@ -15,28 +15,60 @@ function withLabel(error: PostWriterError, key: OperationKey | undefined): strin
 	return labelledMessage(error, { operation: key });
 }
 
+/** A sentence ends at a period, question or exclamation mark followed by a capital. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z])/;
+
+/** Wording kept out of error titles ("failed", "error"), and what the title says instead. */
+const TITLE_WORDING: ReadonlyArray<[RegExp, string]> = [
+	[/ failed on the service side\b/, ' could not be completed by the service'],
+	[/^Authentication failed\b/, 'The API key was not accepted'],
+];
+
+export interface ErrorTexts {
+	/** What happened: the first sentence, without its final period. */
+	title: string;
+	/** What to do: the rest of the message, then the hint; else `fallback`. */
+	description?: string;
+}
+
+/**
+ * An error message as n8n shows it: the red title says what happened, the
+ * description what to do. The core's messages say both ("What happened.
+ * What to do."), some ending with their hint: the hint is cut off the message
+ * and shown once, in the description.
+ */
+export function errorTexts(message: string, hint?: string, fallback?: string): ErrorTexts {
+	let text = message.trim();
+	if (hint && text.endsWith(hint)) text = text.slice(0, -hint.length).trim();
+	const [first, ...rest] = text.split(SENTENCE_BREAK);
+	let title = (first ?? text).replace(/\.$/, '');
+	for (const [wording, instead] of TITLE_WORDING) title = title.replace(wording, instead);
+	const advice = [...rest, ...(hint ? [hint] : [])].join(' ');
+	const description = advice || (fallback && !title.includes(fallback.trim().replace(/\.$/, '')) ? fallback : undefined);
+	return description ? { title, description } : { title };
+}
+
 export function toNodeError(node: INode, error: unknown, itemIndex: number, key?: OperationKey): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ValidationError || error instanceof CreditFloorError) {
 		const label = error.field ? fieldLabel(error.field, key ?? error.operation) : undefined;
-		return new NodeOperationError(node, withLabel(error, key), {
-			itemIndex,
-			description: error.hint ?? (label ? `Check the "${label}" parameter.` : undefined),
-		});
+		const { title, description } = errorTexts(withLabel(error, key), error.hint, label ? `Check the '${label}' parameter.` : undefined);
+		return new NodeOperationError(node, title, { itemIndex, description });
 	}
 	if (error instanceof GuidedIncompleteError && error.status === undefined) {
-		return new NodeOperationError(node, withLabel(error, key), { itemIndex, description: error.hint });
+		const { title, description } = errorTexts(withLabel(error, key), error.hint);
+		return new NodeOperationError(node, title, { itemIndex, description });
 	}
 	if (error instanceof PostWriterError) {
-		const message = withLabel(error, key);
+		const { title, description } = errorTexts(withLabel(error, key), error.hint, error.serverMessage);
 		const apiError = new NodeApiError(node, error.toJSON() as JsonObject, {
 			itemIndex,
-			message,
-			description: error.hint ?? error.serverMessage,
+			message: title,
+			description,
 			...(error.status !== undefined ? { httpCode: String(error.status) } : {}),
 		});
 		// n8n swaps messages that mention a network code (ECONNREFUSED…) for a generic text; ours says more.
-		apiError.message = message;
+		apiError.message = title;
 		return apiError;
 	}
 	const generic = new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });

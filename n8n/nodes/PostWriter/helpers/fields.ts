@@ -8,11 +8,17 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared/catalogue';
-import { costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
+import { OPERATION_KEYS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
 import { OTHER_FIELD_LABELS } from '../../../shared/labels';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';
+const CUSTOM_LABEL = 'Custom';
+
+/** Dropdown choices in alphabetical order, as n8n lists them. */
+function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
+	return [...options].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 /** Where optional fields without a default are grouped. */
 export const ADDITIONAL_FIELDS = 'additionalFields';
@@ -26,6 +32,8 @@ export type FieldOverrides = Record<string, Partial<INodeProperties>>;
 export interface OperationFieldsOptions {
 	/** Per-field changes, keyed by catalogue field name. */
 	overrides?: FieldOverrides;
+	/** Required fields the node fills itself when left empty: shown without the required mark. */
+	optional?: readonly string[];
 	/** Extra entries for the Options collection. */
 	extraOptions?: INodeProperties[];
 }
@@ -35,6 +43,22 @@ export function sentence(text: string): string {
 	const trimmed = text.trim();
 	const sentences = trimmed.split(/(?<=[.!?])\s+(?=[A-Z])/);
 	return sentences.length === 1 ? trimmed.replace(/\.$/, '') : trimmed;
+}
+
+/** Verbs whose n8n wording is not just the imperative: "Lists drafts" → "Retrieve a list of drafts". */
+const N8N_VERBS: Readonly<Record<string, string>> = { Gets: 'Retrieve', Lists: 'Retrieve a list of' };
+
+/**
+ * A catalogue description (third person, as Zapier words it: "Creates a new
+ * draft…") in n8n's wording, the imperative: "Create a new draft…".
+ */
+export function imperative(text: string): string {
+	return text.replace(/^([A-Z][a-z]+)\b/, (verb) => {
+		if (N8N_VERBS[verb]) return N8N_VERBS[verb];
+		if (/ies$/.test(verb)) return verb.replace(/ies$/, 'y');
+		if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.replace(/es$/, '');
+		return verb.replace(/s$/, '');
+	});
 }
 
 /** "getMany" → "Get Many". */
@@ -119,23 +143,24 @@ export function fieldProperties(field: FieldSpec, display: IDisplayOptions | und
 			value: o.value,
 			...(o.description ? { description: sentence(o.description) } : {}),
 		}));
-		return [{ ...common, type: 'options', options, default: inCollection ? '' : (field.default ?? field.options[0].value) }];
+		// In a collection too the default is a choice: the one the field gets when added.
+		return [{ ...common, type: 'options', options: byName(options), default: field.default ?? field.options[0].value }];
 	}
 	if (field.suggestions && field.suggestions.length > 0) {
 		const options: INodePropertyOptions[] = field.suggestions.map((s) => ({ name: s.label, value: s.value }));
-		options.push({ name: 'Custom', value: CUSTOM, description: `Type your own ${field.label.toLowerCase()}` });
+		options.push({ name: CUSTOM_LABEL, value: CUSTOM, description: `Type your own ${field.label.toLowerCase()}` });
 		const custom: INodeProperties = {
-			displayName: `Custom ${field.label}`,
+			displayName: `${CUSTOM_LABEL} ${field.label}`,
 			name: customName(field),
 			type: 'string',
 			default: '',
 			description: inCollection
-				? `Used when ${field.label} is Custom: ${sentence(field.description).replace(/^./, (c) => c.toLowerCase())}`
+				? `Used when '${field.label}' is '${CUSTOM_LABEL}': ${sentence(field.description).replace(/^./, (c) => c.toLowerCase())}`
 				: sentence(field.description),
 			...(inCollection ? {} : { displayOptions: { show: { ...(display?.show ?? {}), [field.name]: [CUSTOM] } } }),
 		};
 		if (field.maxLength && field.maxLength > 200) custom.typeOptions = { rows: 2 };
-		return [{ ...common, type: 'options', options, default: inCollection ? '' : (field.default ?? field.suggestions[0].value) }, custom];
+		return [{ ...common, type: 'options', options: byName(options), default: field.default ?? field.suggestions[0].value }, custom];
 	}
 	switch (field.type) {
 		case 'string':
@@ -201,7 +226,7 @@ export function fieldProperties(field: FieldSpec, display: IDisplayOptions | und
 									name: 'questionId',
 									type: 'string',
 									default: '',
-									description: 'The ID of the question, as returned by Prepare Post',
+									description: "The ID of the question, as returned by the 'Prepare' operation",
 								},
 								{
 									displayName: 'Answer',
@@ -237,7 +262,7 @@ export function creditFloorOption(): INodeProperties {
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		description:
-			'Refuse to run the call when it would leave fewer credits than this. 0 means no floor. The balance is read from the last answer, or with Get Credits (needs the scope account:read).',
+			"Stop before the call when it would leave fewer credits than this; 0 means no minimum. The balance comes from the last answer of the service, or from 'Get Credits' (the API key then needs the scope account:read).",
 	};
 }
 
@@ -245,13 +270,19 @@ export function creditFloorOption(): INodeProperties {
  * The parameters of a list of fields, shown only with `display`: top-level
  * fields first, then the Additional Fields / Filters collection.
  */
-export function specFields(fields: readonly FieldSpec[], display: IDisplayOptions, overrides: FieldOverrides = {}): INodeProperties[] {
+export function specFields(
+	fields: readonly FieldSpec[],
+	display: IDisplayOptions,
+	overrides: FieldOverrides = {},
+	optional: readonly string[] = [],
+): INodeProperties[] {
 	const top: INodeProperties[] = [];
 	const collections: Record<string, INodeProperties[]> = { [ADDITIONAL_FIELDS]: [], [FILTERS]: [] };
 	for (const field of fields) {
 		if (isTopLevel(field, overrides)) {
 			const [first, ...rest] = fieldProperties(field, display);
-			top.push({ ...first, ...overrides[field.name] } as INodeProperties, ...rest);
+			const { required, ...shown } = { ...first, ...overrides[field.name] } as INodeProperties;
+			top.push({ ...shown, ...(required && !optional.includes(field.name) ? { required } : {}) } as INodeProperties, ...rest);
 		} else {
 			collections[collectionOf(field)].push(...fieldProperties(field, undefined, true));
 		}
@@ -280,7 +311,7 @@ export function specFields(fields: readonly FieldSpec[], display: IDisplayOption
 export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
 	const spec = getOperation(key);
 	const display = showFor(spec.resource, spec.action);
-	const out = specFields(spec.fields, display, options.overrides);
+	const out = specFields(spec.fields, display, options.overrides, options.optional);
 	const extra = [...(spendsCredits(key) ? [creditFloorOption()] : []), ...(options.extraOptions ?? [])];
 	if (extra.length > 0) {
 		out.push({
@@ -331,7 +362,25 @@ export interface OperationMeta {
 export function operationMeta(key: OperationKey): OperationMeta {
 	const spec = getOperation(key);
 	const description = spec.method === 'POST' ? `${spec.description} ${costSentence(key)}` : spec.description;
-	return { value: spec.action, name: titleOf(spec.action), description: sentence(description), action: actionOf(spec.name) };
+	return { value: spec.action, name: titleOf(spec.action), description: sentence(imperative(description)), action: actionOf(spec.name) };
+}
+
+/**
+ * The node's canvas subtitle: the title-case name of the operation picked
+ * ("Generate Post", "Get Many Drafts"), looked up by resource and operation,
+ * since several resources share an operation value such as getMany. `extra`
+ * adds node-only operations (value → name) per resource.
+ */
+export function operationSubtitle(extra: Partial<Record<Resource, Array<Pick<OperationMeta, 'value' | 'name'>>>> = {}): string {
+	const names: Record<string, string> = {};
+	for (const key of OPERATION_KEYS) {
+		const spec = getOperation(key);
+		names[`${spec.resource}:${spec.action}`] = spec.name;
+	}
+	for (const [resource, metas] of Object.entries(extra)) {
+		for (const meta of metas ?? []) names[`${resource}:${meta.value}`] = meta.name;
+	}
+	return `={{ ${JSON.stringify(names)}[$parameter["resource"] + ":" + $parameter["operation"]] ?? $parameter["operation"] }}`;
 }
 
 /** The operation picker of a resource: the catalogue's operations plus node-only ones, sorted by name. */

@@ -21,6 +21,7 @@ import type { HeaderValue, Send } from '../../../shared/transport';
 import { BRAND } from '../../../shared/brand';
 import { PostWriterClient as Client } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
+import { errorTexts } from '../helpers/errors';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -72,8 +73,8 @@ export async function createClient(ctx: PostWriterContext, settings: ClientSetti
 		});
 	} catch (error) {
 		const message = error instanceof ValidationError ? error.message : String(error);
-		throw new NodeOperationError(ctx.getNode(), `Base URL in the credential: ${message.replace(/^baseUrl:\s*/, '')}`, {
-			description: `Open the ${BRAND.displayName} API credential and fix its Base URL.`,
-		});
+		const fix = `Open the ${BRAND.displayName} API credential and fix its 'Base URL'.`;
+		const { title, description } = errorTexts(`Base URL in the credential: ${message.replace(/^baseUrl:\s*/, '')}`, fix);
+		throw new NodeOperationError(ctx.getNode(), title, { description });
 	}
 }

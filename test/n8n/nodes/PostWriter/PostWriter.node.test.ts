@@ -5,12 +5,12 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
-import { CUSTOM } from '../../../n8n/nodes/PostWriter/helpers/fields';
-import { listWritingProfiles } from '../../../n8n/nodes/PostWriter/methods/listSearch';
-import type { Credentials } from '../helpers/context';
-import { loadOptionsContext, runNode, runNodeError } from '../helpers/context';
+import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
+import type { Sandbox } from '../../../../sandbox';
+import { CUSTOM } from '../../../../n8n/nodes/PostWriter/helpers/fields';
+import { listWritingProfiles } from '../../../../n8n/nodes/PostWriter/methods/listSearch';
+import type { Credentials } from '../../helpers/context';
+import { loadOptionsContext, runNode, runNodeError } from '../../helpers/context';
 
 const sleeps: number[] = [];
 jest.mock('n8n-workflow', () => ({
@@ -80,7 +80,7 @@ describe('Post', () => {
 	test('Generate refuses a bad value before any request, naming the field', async () => {
 		const error = await runNodeError({ credentials, params: { resource: 'post', operation: 'generate', prompt: 'x', numProposals: 12 } });
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('Number of Proposals: must be between 1 and 10, got 12.');
+		expect(error.message).toBe('Number of Proposals: must be between 1 and 10, got 12');
 		expect(error.context.itemIndex).toBe(0);
 		expect(sb.stats.requests).toBe(0);
 
@@ -289,9 +289,9 @@ describe('Creation', () => {
 			items: [prepared.output[0]],
 			params: { resource: 'creation', operation: 'write', answers: { answer: [{ questionId: q.id, answer: ' ' }] } },
 		});
-		expect(blank.message).toBe('Answers #1.answer: must be a non-empty text (question q_1).');
+		expect(blank.message).toBe('Answers #1.answer: must be a non-empty text (question q_1)');
 		const noWorkflow = await runNodeError({ credentials, params: { resource: 'creation', operation: 'validate' } });
-		expect(noWorkflow.message).toMatch(/^Workflow ID: is required/);
+		expect(noWorkflow.message).toMatch(/^Creation Workflow ID: is required/);
 	});
 
 	test('Create Post (Guided) returns text, verdict, ready and workflowId, and saves nothing', async () => {
@@ -372,7 +372,7 @@ describe('Every operation', () => {
 			params: (i) => ({ resource: 'post', operation: 'generate', prompt: 'ok', numProposals: i === 1 ? 0 : 1 }),
 		});
 		expect(output).toHaveLength(3);
-		expect(output[1]).toEqual({ json: { error: 'Number of Proposals: must be between 1 and 10, got 0.' }, pairedItem: { item: 1 } });
+		expect(output[1]).toEqual({ json: { error: 'Number of Proposals: must be between 1 and 10, got 0' }, pairedItem: { item: 1 } });
 		expect(output[0].json.proposals).toBeDefined();
 		expect(output[2].json.proposals).toBeDefined();
 		expect(output[2].pairedItem).toEqual({ item: 2 });
@@ -402,7 +402,8 @@ describe('Every operation', () => {
 		const error = await runNodeError({ credentials, params: { resource: 'post', operation: 'generate', prompt: 'Once' } });
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('502');
-		expect(error.message).toMatch(/was not retried, because the call may already have been carried out/);
+		expect(error.message).toMatch(/^POST \/generate could not be completed by the service \(502 Bad Gateway\)/);
+		expect(error.description).toMatch(/^It was not retried, because the call may already have been carried out/);
 		expect(sb.stats.byRoute['POST /generate']).toBe(1);
 		expect(sleeps).toEqual([]);
 	});

@@ -7,9 +7,9 @@ import nock from 'nock';
 import { NodeApiError } from 'n8n-workflow';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { createSend } from '../../../n8n/nodes/PostWriter/transport';
-import { BRAND } from '../../../shared/brand';
-import { runNode, runNodeError } from '../helpers/context';
+import { createSend } from '../../../../n8n/nodes/PostWriter/transport';
+import { BRAND } from '../../../../shared/brand';
+import { runNode, runNodeError } from '../../helpers/context';
 
 const sleeps: number[] = [];
 jest.mock('n8n-workflow', () => ({
@@ -90,7 +90,8 @@ test('a connection reset on a paid call is not resent', async () => {
 	const scope = nock(HOST).post('/api/v1/analyze').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
 	const error = await runNodeError({ credentials, params: { resource: 'post', operation: 'analyze', text: 'x' } });
 	expect(error).toBeInstanceOf(NodeApiError);
-	expect(error.message).toMatch(/lost its connection .* It was not retried/);
+	expect(error.message).toBe('POST /analyze lost its connection (ECONNRESET)');
+	expect(error.description).toMatch(/^It was not retried/);
 	expect(sleeps).toEqual([]);
 	expect(scope.isDone()).toBe(true);
 });

@@ -7,12 +7,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
-import type { ListShape, Sandbox, SandboxOptions } from '../../../sandbox';
-import type { Credentials } from '../helpers/context';
-import { newTransport, poll } from '../helpers/context';
-import { MAX_PAGES, PAGE_SIZE } from '../../../n8n/nodes/PostWriterTrigger/poll';
-import { mulberry32 } from '../../../sandbox/text';
+import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
+import type { ListShape, Sandbox, SandboxOptions } from '../../../../sandbox';
+import type { Credentials } from '../../helpers/context';
+import { newTransport, poll } from '../../helpers/context';
+import { MAX_PAGES, PAGE_SIZE } from '../../../../n8n/nodes/PostWriterTrigger/poll';
+import { mulberry32 } from '../../../../sandbox/text';
 
 const sleeps: number[] = [];
 jest.mock('n8n-workflow', () => ({

@@ -6,10 +6,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
-import type { Credentials } from '../helpers/context';
-import { newTransport, poll } from '../helpers/context';
+import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
+import type { Sandbox } from '../../../../sandbox';
+import type { Credentials } from '../../helpers/context';
+import { newTransport, poll } from '../../helpers/context';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),

@@ -11,11 +11,12 @@ const KEY = 'getCalendar';
 export const DEFAULT_SPAN_DAYS = 7;
 
 const OVERRIDES = {
-	from: { required: false, hint: 'Leave empty for today (UTC)' },
-	to: { required: false, hint: `Leave empty for ${DEFAULT_SPAN_DAYS} days after From` },
+	from: { hint: 'Leave empty for today (UTC)' },
+	to: { hint: `Leave empty for ${DEFAULT_SPAN_DAYS} days after 'From'` },
 };
 
-export const description: INodeProperties[] = operationFields(KEY, { overrides: OVERRIDES });
+/** From and To are required by the API, and filled by withDefaultWindow when left empty. */
+export const description: INodeProperties[] = operationFields(KEY, { overrides: OVERRIDES, optional: ['from', 'to'] });
 
 /** Fills empty dates: From = today (UTC), To = From + 7 days. */
 export function withDefaultWindow(input: Record<string, unknown>, now = Date.now()): Record<string, unknown> {

@@ -4,6 +4,6 @@ import type { FieldOverrides } from '../../helpers/fields';
 export const FROM_PREVIOUS_STEP: FieldOverrides = {
 	workflowId: {
 		default: '={{ $json.workflowId }}',
-		hint: 'By default the workflow ID of the incoming item, as returned by the previous step',
+		hint: 'By default the creation workflow ID of the incoming item, as returned by the previous step',
 	},
 };

@@ -10,7 +10,7 @@ const OVERRIDES = {
 	...FROM_PREVIOUS_STEP,
 	ideaId: {
 		default: '={{ $json.ideas[0].id }}',
-		hint: 'By default the first idea returned by Start; change the index or paste an idea ID',
+		hint: "By default the first idea returned by the 'Start' operation; change the index or paste an idea ID",
 	},
 };
 
