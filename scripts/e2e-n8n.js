@@ -8,7 +8,7 @@
  *      workflows with `n8n import:*` (the examples too);
  *   4. `n8n execute --id … --rawOutput`, output to files, JSON parsed out of
  *      the log lines; assert Generate, Create Draft, Activate Writing Profile,
- *      Create Post (Guided) and more, in n8n's output and in the sandbox;
+ *      Create Guided Post and more, in n8n's output and in the sandbox;
  *   5. `n8n start` with an active workflow on Post Writer Trigger: it fires
  *      once for a post published in the sandbox (skip with E2E_SKIP_TRIGGER=1).
  * Ends with "n8n: N passed, M failed"; exits 1 on any failure.
@@ -169,8 +169,8 @@ async function main() {
 			equal([item.json.id, item.json.active], ['wp_storyteller', true], 'output');
 			equal(profiles.filter((p) => p.active).map((p) => p.id), ['wp_storyteller'], 'active profiles in the sandbox');
 		});
-		check('Create Post (Guided): text, verdict, ready and workflowId; idea 2; nothing saved', () => {
-			const [item] = outputOf(run, 'Create Post (Guided)');
+		check('Create Guided Post: text, verdict, ready and workflowId; idea 2; nothing saved', () => {
+			const [item] = outputOf(run, 'Create Guided Post');
 			expect(typeof item.json.text === 'string' && item.json.text.length > 20, 'text');
 			equal(item.json.ready, true, 'ready');
 			expect(item.json.verdict && typeof item.json.verdict === 'object', 'verdict');
@@ -205,7 +205,7 @@ async function main() {
 		expect(tryData && !tryData.data.resultData.error, `failed; see ${tryRun.outFile}`);
 		const [draft] = outputOf(tryData, 'Create Draft');
 		equal(draft.json.status, 'scheduled', 'status');
-		expect(typeof outputOf(tryData, 'Predict Virality')[0].json.score === 'number', 'virality score');
+		expect(typeof outputOf(tryData, 'Predict Post Virality')[0].json.score === 'number', 'virality score');
 	});
 
 	if (process.env.E2E_SKIP_TRIGGER === '1') {

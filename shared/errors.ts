@@ -417,7 +417,7 @@ export function errorFromResponse(op: OperationRef, response: FailedResponse): P
 	}
 	if (status === 401) {
 		const known = Object.values(AUTH_MESSAGES).find((m) => serverMessage?.toLowerCase().includes(m.toLowerCase()));
-		return new AuthenticationError(known ?? serverMessage ?? 'Authentication failed', base);
+		return new AuthenticationError(known ?? serverMessage ?? 'The API key was not accepted', base);
 	}
 	if (status === 403) {
 		const m = /missing required scope:\s*([A-Za-z_]+:[A-Za-z_]+)/i.exec(serverMessage ?? '');
@@ -431,7 +431,7 @@ export function errorFromResponse(op: OperationRef, response: FailedResponse): P
 	if (status >= 500) {
 		const paid = op.method === 'POST';
 		return new ServerError(
-			`${label} failed on the service side (${reasonPhrase(status)})${serverMessage ? `: ${serverMessage}` : html ? ' with an HTML error page' : ''}. ${
+			`${label} could not be completed by the service (${reasonPhrase(status)})${serverMessage ? `: ${serverMessage}` : html ? ' with an HTML page' : ''}. ${
 				paid
 					? 'It was not retried, because the call may already have been carried out (and charged); check your drafts or credit history before running it again.'
 					: 'It was retried as far as the retry limits allow; try again later.'

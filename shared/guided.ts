@@ -1,5 +1,5 @@
 /**
- * Create Post (Guided): runs ideas → prepare → write → validate (→ refine →
+ * Create Guided Post: runs ideas → prepare → write → validate (→ refine →
  * validate …) in one call, the counterpart of the MCP tool `generate_post`.
  * It never saves or schedules anything.
  */

@@ -1,7 +1,7 @@
 /**
  * Field labels for error messages: "numProposals: must be …" reads
  * "Number of Proposals: must be …". The labels are the catalogue's, those of
- * Create Post (Guided), and the few of fields outside any operation.
+ * Create Guided Post, and the few of fields outside any operation.
  */
 import type { FieldSpec, OperationKey } from './catalogue';
 import { GUIDED_OPERATION, OPERATIONS, OPERATION_KEYS } from './catalogue';
@@ -25,7 +25,7 @@ function isOperationKey(key: string | undefined): key is OperationKey {
 	return key !== undefined && (OPERATION_KEYS as string[]).includes(key);
 }
 
-/** The label of a field: the operation's own first, then Create Post (Guided)'s, any operation's, the others'. */
+/** The label of a field: the operation's own first, then Create Guided Post's, any operation's, the others'. */
 export function fieldLabel(field: string, operation?: string): string | undefined {
 	const name = baseField(field);
 	const lists: Array<readonly FieldSpec[]> = [

@@ -151,7 +151,7 @@ export function validateInput(key: OperationKey, input: unknown, now: number): R
 		const value = raw[spec.name];
 		if (isEmpty(value)) {
 			if (spec.required) {
-				throw new ValidationError(spec.name, `is required and must not be empty (${spec.label}).`, op.key);
+				throw new ValidationError(spec.name, 'is required and must not be empty.', op.key);
 			}
 			continue;
 		}

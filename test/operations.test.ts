@@ -46,7 +46,7 @@ function missingPlaces(key: OperationKey): string[] {
 	if (!new RegExp(`^\\t\\t${key}: `, 'm').test(read('sandbox/handlers.ts'))) missing.push(`${key}: a handler in sandbox/handlers.ts`);
 	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/catalogue.test.ts'))) missing.push(`${key}: the hand-written spec row in test/shared/catalogue.test.ts`);
 	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/request.test.ts'))) missing.push(`${key}: the request case in test/shared/request.test.ts`);
-	if (!read('README.md').includes(op.name)) missing.push(`${key}: "${op.name}" in the feature tables of README.md`);
+	if (!read('README.md').includes(`| \`${key}\` |`)) missing.push(`${key}: its row in the operation table of README.md (npm run docs)`);
 	return missing;
 }
 
@@ -76,6 +76,6 @@ test('the check names the places of an operation that is wired nowhere', () => {
 		'summarizePost: a handler in sandbox/handlers.ts',
 		'summarizePost: the hand-written spec row in test/shared/catalogue.test.ts',
 		'summarizePost: the request case in test/shared/request.test.ts',
-		'summarizePost: "Summarize Post" in the feature tables of README.md',
+		'summarizePost: its row in the operation table of README.md (npm run docs)',
 	]);
 });

@@ -79,7 +79,7 @@ export class PostWriterApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Nothing answers at this Base URL. Check that it ends in /api/v1.',
+					message: "Nothing answers at this 'Base URL'. Check that it ends in /api/v1.",
 				},
 			},
 		],

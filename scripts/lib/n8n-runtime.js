@@ -65,9 +65,10 @@ function dirSizeCount(dir) {
 	}
 }
 
-/** What compiles right now under npm, by the processes' command lines (Linux /proc), or '' when nothing does. */
-function compilersRunning() {
-	const seen = new Set();
+/** What compiles right now under the process `root` (its descendants, read from Linux /proc), or '' when nothing does. */
+function compilersRunning(root) {
+	const parent = new Map();
+	const command = new Map();
 	let entries = [];
 	try {
 		entries = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -75,14 +76,23 @@ function compilersRunning() {
 		return '';
 	}
 	for (const pid of entries) {
-		let cmd = '';
 		try {
-			cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+			const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+			parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+			command.set(Number(pid), fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
 		} catch {
-			continue;
+			/* the process ended meanwhile */
 		}
-		const gyp = /node_modules\/((?:@[^/ ]+\/)?[^/ ]+)\/(?:build|binding|src)\b/.exec(cmd);
-		if (/\b(cc1plus|cc1|node-gyp|gyp_main)\b/.test(cmd)) seen.add(gyp ? gyp[1] : /sqlite/.test(cmd) ? 'sqlite3' : 'node-gyp');
+	}
+	const under = (pid) => {
+		for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (p === root) return true;
+		return false;
+	};
+	const seen = new Set();
+	for (const [pid, cmd] of command) {
+		if (!under(pid) || !/\b(cc1plus|cc1|node-gyp|gyp_main)\b/.test(cmd)) continue;
+		const module = /node_modules\/((?:@[^/ ]+\/)?[^/ ]+)\/(?:build|binding|src|deps)\b/.exec(cmd);
+		seen.add(module ? module[1] : /sqlite/.test(cmd) ? 'sqlite3' : 'native addons');
 	}
 	return [...seen].join(', ');
 }
@@ -125,7 +135,7 @@ async function ensureN8n() {
 	let lastLine = '';
 	const ticker = setInterval(() => {
 		const seconds = Math.round((Date.now() - started) / 1000);
-		const compiling = compilersRunning();
+		const compiling = compilersRunning(child.pid);
 		const phase = compiling
 			? `compiling native modules from source (${compiling}); this is the slow part, 2 to 3 minutes`
 			: fetched !== lastFetched

@@ -250,7 +250,7 @@ function matrix(driver: Driver, seed: string): void {
 		});
 	});
 
-	describe(`${driver.name} action: Create Post (Guided)`, () => {
+	describe(`${driver.name} action: Create Guided Post`, () => {
 		test('WORKFLOW_BUSY on every workflow is waited out; nothing is charged or saved', async () => {
 			const drafts = chaos.sb.state.account('acc_1').drafts.length;
 			const busy = chaos.injectBusy(300);

@@ -71,7 +71,7 @@ describe('Post Writer node description', () => {
 		}
 	});
 
-	test('node-only operations: Create Post (Guided), Get Many with Return All / Limit / Simplify', () => {
+	test('node-only operations: Create Guided Post, Get Many with Return All / Limit / Simplify', () => {
 		const guided = namesIn(shownFor('creation', 'createGuided'));
 		expect(guided).toEqual(
 			expect.arrayContaining(['topic', 'context', 'preferences', 'language', 'ideaSelection', 'ideaIndex', 'ideaMatch', 'answers', 'maxRefinements']),

@@ -129,7 +129,7 @@ test('no request starts with less than MIN_ATTEMPT_MS left', async () => {
 	expect(l.sent).toHaveLength(1);
 });
 
-test('Create Post (Guided) on a client with a deadline: the step that cannot start names the workflow', async () => {
+test('Create Guided Post on a client with a deadline: the step that cannot start names the workflow', async () => {
 	const h = harness(
 		[
 			{ status: 200, body: { workflowId: 'wf_42', ideas: [{ id: 'idea_1', text: 'An idea' }] }, takesMs: 1_500 },

@@ -134,7 +134,7 @@ test('an HTML error page is summarised without tags', async () => {
 	const { client } = nockClient();
 	const e = await caught(client.listPosts({}));
 	expect(e).toBeInstanceOf(ServerError);
-	expect(e.message).toMatch(/HTML error page/);
+	expect(e.message).toMatch(/HTML page/);
 	expect(e.snippet).toContain('503 Service Unavailable');
 	expect(e.snippet).not.toContain('<h1>');
 });

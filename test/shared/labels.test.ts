@@ -49,7 +49,7 @@ test('costSentence follows the catalogue cost', () => {
 	expect(costSentence('startPostCreation')).toBe('May spend credits.');
 });
 
-test('Create Post (Guided) takes the fields of Start Post Creation, then its own', () => {
+test('Create Guided Post takes the fields of Start Post Creation, then its own', () => {
 	const names = GUIDED_OPERATION.fields.map((f) => f.name);
 	expect(names.slice(0, OPERATIONS.startPostCreation.fields.length)).toEqual(OPERATIONS.startPostCreation.fields.map((f) => f.name));
 	expect(names).toEqual(expect.arrayContaining(['ideaSelection', 'ideaIndex', 'ideaMatch', 'answers', 'maxRefinements', 'refineInstruction']));

@@ -21,7 +21,7 @@ describe('Generate Post', () => {
 	});
 });
 
-describe('Analyze Post, Rewrite Post, Predict Virality', () => {
+describe('Analyze Post, Rewrite Post, Predict Post Virality', () => {
 	test('Analyze Post: the text, or the text of a picked draft', async () => {
 		nock(ORIGIN).post('/api/v1/analyze', { text: 'My text' }).reply(200, { rules: ['Short first line'], tactics: ['Hook'], summary: 'ok', creditsRemaining: 40 });
 		expect(await run('creates', 'analyzePost', bundle({ text: 'My text' }))).toMatchObject({ rules: ['Short first line'], creditsRemaining: 40 });
@@ -59,7 +59,7 @@ describe('Analyze Post, Rewrite Post, Predict Virality', () => {
 		expect(fields.find((f) => f.key === 'instruction')).toBeUndefined();
 	});
 
-	test('Predict Virality', async () => {
+	test('Predict Post Virality', async () => {
 		nock(ORIGIN).post('/api/v1/virality', { text: 'T' }).reply(200, { score: 72, level: 'high', factors: ['Hook'] });
 		expect(await run('creates', 'predictVirality', bundle({ text: 'T' }))).toEqual({ score: 72, level: 'high', factors: ['Hook'] });
 	});
@@ -126,7 +126,7 @@ describe('the creation steps', () => {
 	});
 });
 
-describe('Create Post (Guided)', () => {
+describe('Create Guided Post', () => {
 	test('runs ideas → prepare → write → validate (→ refine → validate) in one step', async () => {
 		nock(ORIGIN).post('/api/v1/creation/ideas').reply(200, { workflowId: 'wf_g', ideas: [{ id: 'i1', title: 'First' }, { id: 'i2', title: 'Second idea about meetings' }] });
 		nock(ORIGIN).post('/api/v1/creation/prepare', { workflowId: 'wf_g', ideaId: 'i2' }).reply(200, { questions: [{ id: 'q1', question: 'What?' }, { id: 'q2', question: 'Why?' }] });

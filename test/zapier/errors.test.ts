@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
-import { App, BASE, ORIGIN, appTester, bundle, details, rejection, run } from './helpers';
+import { App, ORIGIN, bundle, details, rejection, run } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

@@ -89,7 +89,7 @@ describe('creates', () => {
 		expect(sb.stats.creditsSpent).toBe(before + 1);
 	});
 
-	test('Analyze Post, Rewrite Post, Predict Virality (also from a picked draft)', async () => {
+	test('Analyze Post, Rewrite Post, Predict Post Virality (also from a picked draft)', async () => {
 		const text = 'We cut our onboarding time in half.\n\nThree changes did it. Here is the first one.';
 		expect(await run('creates', 'analyzePost', full({ text }))).toMatchObject({ creditsRemaining: expect.any(Number) });
 		const rewritten = await run('creates', 'rewritePost', full({ text, instructionPreset: 'Make it shorter', customInstruction: 'Keep the number' }));
@@ -124,7 +124,7 @@ describe('creates', () => {
 		expect(refined).toMatchObject({ workflowId: started.workflowId, text: expect.any(String) });
 	});
 
-	test('Create Post (Guided), refining until ready', async () => {
+	test('Create Guided Post, refining until ready', async () => {
 		sb.configure({ validateReadyAfterRefines: 1 });
 		try {
 			const out = await run('creates', 'createPostGuided', full({ topic: 'What a four-day week taught us', answers: ['Fewer meetings', 'Output went up'] }));
@@ -134,7 +134,7 @@ describe('creates', () => {
 		}
 	});
 
-	test('Create Post (Guided) stays inside Zapier’s 30 s on a slow service, and names the workflow', async () => {
+	test('Create Guided Post stays inside Zapier’s 30 s on a slow service, and names the workflow', async () => {
 		// Each creation operation takes 13 s: the run stops at its 25 s deadline, in the middle of "prepare".
 		sb.configure({ creationLatencyMs: 13_000 });
 		const started = Date.now();

@@ -2,8 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { BRAND } from '../../shared/brand';
-import { NOTIFY_UNITS } from '../../shared/polling';
-import { MAX_LOOKAHEAD_DAYS } from '../../shared/polling';
+import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS } from '../../shared/polling';
 import { pollTrigger } from './poll';
 
 export class PostWriterTrigger implements INodeType {

@@ -42,7 +42,7 @@ export interface Driver {
 	generate(ctx: DriverContext, prompts: string[], options?: { continueOnFail?: boolean }): Promise<ActionRun>;
 	/** A GET action: Get Many Drafts. */
 	listDrafts(ctx: DriverContext, count: number): Promise<ActionRun>;
-	/** Create Post (Guided), one run per topic. */
+	/** Create Guided Post, one run per topic. */
 	guided(ctx: DriverContext, topics: string[]): Promise<ActionRun>;
 	newPostTrigger(ctx: DriverContext): TriggerPoller;
 	upcomingTrigger(ctx: DriverContext, lookaheadMinutes: number): TriggerPoller;

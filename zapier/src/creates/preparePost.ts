@@ -5,7 +5,7 @@ export default createFromOperation({
 	noun: 'Creation Workflow',
 	description: 'Chooses an idea of a creation workflow and returns the questions to answer before writing.',
 	fields: {
-		workflowId: { helpText: 'Map the Workflow ID from the Start Post Creation step.' },
+		workflowId: { helpText: 'Map the Creation Workflow ID from the Start Post Creation step.' },
 		ideaId: { helpText: 'Map an idea from the Start Post Creation step, for example its First Idea ID.' },
 	},
 	lock: WORKFLOW_LOCK,

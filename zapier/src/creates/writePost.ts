@@ -4,6 +4,6 @@ export default createFromOperation({
 	operation: 'writePost',
 	noun: 'Post',
 	description: 'Writes the post text of a creation workflow from the answers to its questions.',
-	fields: { workflowId: { helpText: 'Map the Workflow ID from the Start Post Creation or Prepare Post step.' } },
+	fields: { workflowId: { helpText: 'Map the Creation Workflow ID from the Start Post Creation or Prepare Post step.' } },
 	lock: WORKFLOW_LOCK,
 });

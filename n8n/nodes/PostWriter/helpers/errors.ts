@@ -18,12 +18,6 @@ function withLabel(error: PostWriterError, key: OperationKey | undefined): strin
 /** A sentence ends at a period, question or exclamation mark followed by a capital. */
 const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z])/;
 
-/** Wording kept out of error titles ("failed", "error"), and what the title says instead. */
-const TITLE_WORDING: ReadonlyArray<[RegExp, string]> = [
-	[/ failed on the service side\b/, ' could not be completed by the service'],
-	[/^Authentication failed\b/, 'The API key was not accepted'],
-];
-
 export interface ErrorTexts {
 	/** What happened: the first sentence, without its final period. */
 	title: string;
@@ -41,11 +35,19 @@ export function errorTexts(message: string, hint?: string, fallback?: string): E
 	let text = message.trim();
 	if (hint && text.endsWith(hint)) text = text.slice(0, -hint.length).trim();
 	const [first, ...rest] = text.split(SENTENCE_BREAK);
-	let title = (first ?? text).replace(/\.$/, '');
-	for (const [wording, instead] of TITLE_WORDING) title = title.replace(wording, instead);
+	const title = (first ?? text).replace(/\.$/, '');
 	const advice = [...rest, ...(hint ? [hint] : [])].join(' ');
 	const description = advice || (fallback && !title.includes(fallback.trim().replace(/\.$/, '')) ? fallback : undefined);
 	return description ? { title, description } : { title };
+}
+
+/**
+ * The text of the error item under Continue On Fail, where there is no
+ * separate description: the core's whole message (what happened and what to
+ * do), labelled. Other errors keep their message.
+ */
+export function errorItemText(error: unknown, nodeError: NodeApiError | NodeOperationError, key?: OperationKey): string {
+	return error instanceof PostWriterError ? withLabel(error, key) : nodeError.message;
 }
 
 export function toNodeError(node: INode, error: unknown, itemIndex: number, key?: OperationKey): NodeApiError | NodeOperationError {

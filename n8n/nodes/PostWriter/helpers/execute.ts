@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { OperationKey } from '../../../shared/catalogue';
 import type { PostWriterClient } from '../../../shared/client';
 import { createClient } from '../transport';
-import { toNodeError } from './errors';
+import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './fields';
 import { readCreditFloor, readInput } from './input';
 
@@ -36,7 +36,7 @@ export async function forEachItem(
 		}
 		const nodeError = toNodeError(this.getNode(), failure, itemIndex, key);
 		if (!this.continueOnFail()) throw nodeError;
-		output.push({ json: { error: nodeError.message }, pairedItem: { item: itemIndex } });
+		output.push({ json: { error: errorItemText(failure, nodeError, key) }, pairedItem: { item: itemIndex } });
 	}
 	return output;
 }

@@ -104,7 +104,7 @@ describe('Post', () => {
 		expect(ok.output[0].json.creditsRemaining).toBe(4);
 	});
 
-	test('Analyze and Predict Virality', async () => {
+	test('Analyze and Predict Post Virality', async () => {
 		const text = 'We cut onboarding time in half.\n\nHere is how.';
 		const analyzed = await runNode({ credentials, params: { resource: 'post', operation: 'analyze', text } });
 		expect(analyzed.transport.requests[0]).toMatchObject({ method: 'POST', body: { text } });
@@ -294,7 +294,7 @@ describe('Creation', () => {
 		expect(noWorkflow.message).toMatch(/^Creation Workflow ID: is required/);
 	});
 
-	test('Create Post (Guided) returns text, verdict, ready and workflowId, and saves nothing', async () => {
+	test('Create Guided Post returns text, verdict, ready and workflowId, and saves nothing', async () => {
 		const draftsBefore = account().drafts.length;
 		const { output, transport } = await runNode({ credentials, params: { resource: 'creation', operation: 'createGuided', topic: 'Remote onboarding' } });
 		expect(output[0].json).toMatchObject({ ready: true, refinements: 0 });
@@ -310,7 +310,7 @@ describe('Creation', () => {
 		expect(account().drafts.length).toBe(draftsBefore);
 	});
 
-	test('Create Post (Guided): idea by index or text, answers in order or by question, refinements', async () => {
+	test('Create Guided Post: idea by index or text, answers in order or by question, refinements', async () => {
 		sb.configure({ validateReadyAfterRefines: 1 });
 		const started = await runNode({ credentials, params: { resource: 'creation', operation: 'start', topic: 'Pricing' } });
 		const ideas = started.output[0].json.ideas as Array<{ id: string; title: string }>;
@@ -372,7 +372,7 @@ describe('Every operation', () => {
 			params: (i) => ({ resource: 'post', operation: 'generate', prompt: 'ok', numProposals: i === 1 ? 0 : 1 }),
 		});
 		expect(output).toHaveLength(3);
-		expect(output[1]).toEqual({ json: { error: 'Number of Proposals: must be between 1 and 10, got 0' }, pairedItem: { item: 1 } });
+		expect(output[1]).toEqual({ json: { error: 'Number of Proposals: must be between 1 and 10, got 0.' }, pairedItem: { item: 1 } });
 		expect(output[0].json.proposals).toBeDefined();
 		expect(output[2].json.proposals).toBeDefined();
 		expect(output[2].pairedItem).toEqual({ item: 2 });

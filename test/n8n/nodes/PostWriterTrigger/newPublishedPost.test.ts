@@ -205,7 +205,7 @@ describe('New Published Post', () => {
 		const failed = await poll({ credentials, params: event, staticData, logs });
 		expect(failed.result).toBeNull();
 		expect(sleeps.length).toBeGreaterThan(0);
-		expect(logs.some((l) => l.level === 'warn' && /Service Unavailable|failed on the service side/.test(l.message) && /nothing was skipped/.test(l.message))).toBe(
+		expect(logs.some((l) => l.level === 'warn' && /Service Unavailable|could not be completed by the service/.test(l.message) && /nothing was skipped/.test(l.message))).toBe(
 			true,
 		);
 		expect(JSON.stringify(staticData)).toBe(snapshot);
