@@ -18,6 +18,8 @@ export const BRAND = {
 	docsUrl: 'https://github.com/post-writer/n8n-nodes-post-writer#readme',
 	/** Where users create API keys, as the spec words it. */
 	keysLocation: 'Settings › API keys',
+	/** The page of the application where API keys are created (linked from the key's help text, Zapier check D002). */
+	keysUrl: 'https://app.postwriter.example/settings/api-keys',
 	/** Default base URL offered in credential forms. */
 	defaultBaseUrl: 'https://app.postwriter.example/api/v1',
 	/** User-Agent product token sent by the adapters. */

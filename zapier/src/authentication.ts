@@ -35,7 +35,7 @@ export default {
 			label: 'API Key',
 			type: 'password',
 			required: true,
-			helpText: `Create an API key in ${BRAND.displayName} under **${BRAND.keysLocation}** and paste it here. The full key is shown only once, when it is created. Give it the scopes of the steps you use (for example \`posts:generate\`, \`posts:read\`, \`account:read\`).`,
+			helpText: `Create an API key in ${BRAND.displayName} under [${BRAND.keysLocation}](${BRAND.keysUrl}) and paste it here. The full key is shown only once, when it is created. Give it the scopes of the steps you use (for example \`posts:generate\`, \`posts:read\`, \`account:read\`).`,
 		},
 		{
 			key: 'baseUrl',

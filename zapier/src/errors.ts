@@ -1,8 +1,11 @@
 /**
  * The one place where the core's typed errors become Zapier errors.
  *
- * - authentication (the four 401 messages): z.errors.Error, with the core's
- *   hint (a revoked or expired key: create a new one and replace it);
+ * - a revoked or expired key (401): z.errors.ExpiredAuthError, so that Zapier
+ *   marks the connection expired, pauses its Zaps and emails the user; the
+ *   message keeps the service's text and says to create a new key and reconnect;
+ * - a missing header or an invalid key (401): z.errors.Error with its fix (the
+ *   connection itself may be mistyped, so it is not marked expired);
  * - missing scope (403): z.errors.Error naming the scope;
  * - rate limit (429) and WORKFLOW_BUSY left over after the in-step retries:
  *   z.errors.ThrottledError with the server's delay, so Zapier retries later;
@@ -43,6 +46,17 @@ function authMessage(e: AuthenticationError): string {
 	return redact(`${server}. ${todo}`);
 }
 
+/**
+ * The creation steps are hidden in Zapier (their ids cannot be picked from a
+ * list), so "continue it with <step>" becomes what a Zap builder can do.
+ */
+export function guidedMessage(message: string): string {
+	return message.replace(
+		/ Workflow (\S+) is kept: continue it with .*$/,
+		' (workflow $1). Replay the step from the Zap history to run it again, or lower Maximum Refinements so that it finishes sooner.',
+	);
+}
+
 function codeFor(e: PostWriterError): string {
 	if (e instanceof AuthenticationError) return `AUTH_${e.reason.toUpperCase()}`;
 	return (e.code ?? e.kind).toUpperCase();
@@ -70,6 +84,7 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.Error(labelledMessage(error, { label: own, withKey: true }), 'VALIDATION_ERROR', 400);
 	}
 	if (error instanceof AuthenticationError) {
+		if (error.reason === 'revoked' || error.reason === 'expired') return new z.errors.ExpiredAuthError(authMessage(error));
 		return new z.errors.Error(authMessage(error), codeFor(error), 401);
 	}
 	if (error instanceof MissingScopeError) {
@@ -79,7 +94,7 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.Error(redact(message), 'MISSING_SCOPE', 403);
 	}
 	if (error instanceof GuidedIncompleteError) {
-		return new z.errors.Error(error.message, 'GUIDED_INCOMPLETE', error.status);
+		return new z.errors.Error(guidedMessage(error.message), 'GUIDED_INCOMPLETE', error.status);
 	}
 	return new z.errors.Error(error.message, codeFor(error), error.status);
 }

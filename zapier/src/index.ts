@@ -4,6 +4,10 @@
  * A create, search or hidden dropdown trigger takes the key of the catalogue
  * operation it calls; the same key names a hidden trigger and a search
  * (Zapier keeps triggers, creates and searches apart).
+ *
+ * The account profile (getAccountProfile) is read by the connection test and
+ * labels the connection; it is not a search, since nothing in it depends on
+ * an input (Zapier check D009, see docs/zapier-review.md).
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,7 +34,6 @@ import startPostCreation from './creates/startPostCreation';
 import validatePost from './creates/validatePost';
 import writePost from './creates/writePost';
 
-import getAccountProfile from './searches/getAccountProfile';
 import getCredits from './searches/getCredits';
 import listDrafts from './searches/listDrafts';
 import listWritingProfiles from './searches/listWritingProfiles';
@@ -82,7 +85,15 @@ export default defineApp({
 		[searchInspirations.key]: searchInspirations,
 		[listDrafts.key]: listDrafts,
 		[listWritingProfiles.key]: listWritingProfiles,
-		[getAccountProfile.key]: getAccountProfile,
 		[getCredits.key]: getCredits,
+	},
+	// Find or Create Draft: Find Draft, and Create Draft when nothing is found.
+	searchOrCreates: {
+		[listDrafts.key]: {
+			key: listDrafts.key,
+			display: { label: 'Find or Create Draft', description: 'Finds a draft, or creates one when none is found.' },
+			search: listDrafts.key,
+			create: createDraft.key,
+		},
 	},
 });

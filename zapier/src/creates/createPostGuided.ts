@@ -6,7 +6,7 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { GUIDED_OPERATION, getOperation } from '../../../shared/catalogue';
+import { GUIDED_OPERATION, costSentence, getOperation } from '../../../shared/catalogue';
 import { guidedInputFrom, runGuided } from '../../../shared/guided';
 import { STEP_DEADLINE_MS, clientFor } from '../client';
 import { withErrors } from '../errors';
@@ -36,7 +36,8 @@ export default defineCreate({
 	noun: 'Post',
 	display: {
 		label: GUIDED_OPERATION.name,
-		description: GUIDED_OPERATION.description,
+		// Zapier's short form; the creation steps it runs cost what they cost.
+		description: `Creates a validated post from a topic, in one step. ${costSentence('startPostCreation')}`,
 	},
 	operation: {
 		inputFields,

@@ -23,8 +23,10 @@ export interface OperationCreate {
 	noun: string;
 	/** Defaults to the catalogue name. */
 	label?: string;
-	/** Starts with a verb, ends with a period. Defaults to the catalogue description. The credit cost is added. */
+	/** Starts with a verb, ends with a period, a handful of words. Defaults to the catalogue description. The credit cost is added. */
 	description?: string;
+	/** Hidden from the Zap editor (kept under its key, callable, never offered). */
+	hidden?: boolean;
 	fields?: FieldOverrides;
 	/** Fields added after the catalogue's (e.g. a dropdown that fills a catalogue field). */
 	extraFields?: PlainInputField[];
@@ -53,6 +55,7 @@ export function createFromOperation(def: OperationCreate) {
 		display: {
 			label: def.label ?? spec.name,
 			description: `${def.description ?? spec.description} ${costSentence(def.operation)}`,
+			...(def.hidden ? { hidden: true } : {}),
 		},
 		operation: {
 			inputFields,

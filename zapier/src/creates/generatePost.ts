@@ -5,7 +5,7 @@ type Obj = Record<string, unknown>;
 export default createFromOperation({
 	operation: 'generatePost',
 	noun: 'Post',
-	description: 'Creates post proposals from a prompt and saves the first one as a draft by default.',
+	description: 'Generates post proposals from a prompt.',
 	shape: (output: Obj) => {
 		const proposals = Array.isArray(output.proposals) ? output.proposals : [];
 		return { ...output, firstProposal: proposals[0] ?? null };

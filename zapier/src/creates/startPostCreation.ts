@@ -5,7 +5,8 @@ type Obj = Record<string, unknown>;
 export default createFromOperation({
 	operation: 'startPostCreation',
 	noun: 'Creation Workflow',
-	description: 'Creates a guided creation workflow for a topic and returns ideas to choose from; continue with Prepare Post.',
+	description: 'Creates a creation workflow with ideas for a topic.',
+	hidden: true,
 	shape: (output: Obj) => {
 		const ideas = Array.isArray(output.ideas) ? (output.ideas as Obj[]) : [];
 		return { ...output, firstIdeaId: ideas[0]?.id ?? null, firstIdeaTitle: ideas[0]?.title ?? null };

@@ -1,7 +1,11 @@
-/** Find Draft: a draft picked in the dropdown, or found by words of its text and its status; a miss is []. */
+/**
+ * Find Draft: a draft picked in the dropdown, or found by words of its text
+ * and its status; a miss is []. With every field empty nothing is asked, and
+ * nothing is found: [] without a request, never an error. Paired with Create
+ * Draft as Find or Create Draft (searchOrCreates in index.ts).
+ */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared/errors';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { Draft } from '../../../shared/types';
 import { clientFor } from '../client';
@@ -24,7 +28,7 @@ export function matchDrafts(drafts: Draft[], input: { draftId?: unknown; search?
 }
 
 const inputFields: PlainInputField[] = [
-	{ key: 'search', label: 'Search Text', type: 'string', required: false, helpText: 'Words that the text of the draft contains, all of them.' },
+	{ key: 'search', label: 'Search Text', type: 'string', required: false, helpText: 'Words that the text of the draft contains, all of them. With no Search Text, Status or Draft, nothing is found.' },
 	{
 		key: 'status',
 		label: 'Status',
@@ -41,7 +45,10 @@ const inputFields: PlainInputField[] = [
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const input = bundle.inputData as Record<string, unknown>;
 	const given = ['draftId', 'search', 'status'].some((k) => typeof input[k] === 'string' && (input[k] as string).trim() !== '');
-	if (!given) throw new ValidationError('search', 'fill in Search Text, pick a Draft, or choose a Status.', 'listDrafts');
+	if (!given) {
+		z.console.log('Find Draft: no Search Text, Status or Draft given, so nothing is looked for.');
+		return [];
+	}
 	const drafts = await clientFor(z, bundle).listDrafts(undefined, { limit: SCAN_LIMIT });
 	return matchDrafts(drafts, input).map((d) => ({ ...d, id: String(d.id) }));
 }, inputFields);
@@ -51,7 +58,7 @@ export default defineSearch({
 	noun: 'Draft',
 	display: {
 		label: 'Find Draft',
-		description: 'Finds a draft or scheduled post by words of its text or by status, the newest first.',
+		description: 'Finds a draft by its words or status.',
 	},
 	operation: {
 		inputFields,

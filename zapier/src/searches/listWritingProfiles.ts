@@ -33,7 +33,7 @@ export default defineSearch({
 	noun: 'Writing Profile',
 	display: {
 		label: 'Find Writing Profile',
-		description: 'Finds a writing profile by its name, or the active one.',
+		description: 'Finds a writing profile by name, or the active one.',
 	},
 	operation: {
 		inputFields,

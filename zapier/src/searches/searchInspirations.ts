@@ -20,7 +20,7 @@ export default defineSearch({
 	noun: 'Inspiration',
 	display: {
 		label: 'Find Inspiration',
-		description: 'Finds a saved inspiring post by words, minimum likes and format, the most liked first.',
+		description: 'Finds a saved inspiring post by words, likes or format.',
 	},
 	operation: {
 		inputFields,

@@ -1,13 +1,13 @@
-/** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`). */
+/** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`, see dropdown.ts). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { Draft } from '../../../shared/types';
-import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
+import { dropdownPage } from './dropdown';
 
-export const DROPDOWN_PAGE_SIZE = 50;
+export { DROPDOWN_PAGE_SIZE } from './dropdown';
 
 /** What the dropdown shows for a draft: the start of its text and its state. */
 export function draftLabel(d: Draft): string {
@@ -17,10 +17,8 @@ export function draftLabel(d: Draft): string {
 }
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
-	const page = Math.max(0, Number(bundle.meta?.page ?? 0) || 0);
-	// Pages are read from the start: no cursor storage is needed, and the list stays short.
-	const drafts = await clientFor(z, bundle).listDrafts(undefined, { limit: (page + 1) * DROPDOWN_PAGE_SIZE, pageSize: DROPDOWN_PAGE_SIZE });
-	return drafts.slice(page * DROPDOWN_PAGE_SIZE).map((d) => ({ ...d, id: String(d.id), label: draftLabel(d) }));
+	const drafts = (await dropdownPage(z, bundle, 'listDrafts')) as Draft[];
+	return drafts.map((d) => ({ ...d, id: String(d.id), label: draftLabel(d) }));
 });
 
 export default defineTrigger({
@@ -28,7 +26,7 @@ export default defineTrigger({
 	noun: 'Draft',
 	display: {
 		label: 'New Draft',
-		description: 'Triggers when a draft is added; used to list drafts in dropdowns.',
+		description: 'Triggers when a draft is added (lists drafts in dropdowns).',
 		hidden: true,
 	},
 	operation: {

@@ -1,26 +1,28 @@
-/** Hidden trigger feeding the Writing Profile dropdowns. */
+/** Hidden trigger feeding the Writing Profile dropdowns, page by page (`canPaginate`, see dropdown.ts). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
-import { clientFor } from '../client';
+import type { WritingProfile } from '../../../shared/types';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
+import { dropdownPage } from './dropdown';
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
-	const profiles = await clientFor(z, bundle).listWritingProfiles(undefined, { limit: 500 });
+	const profiles = (await dropdownPage(z, bundle, 'listWritingProfiles')) as WritingProfile[];
 	return profiles.map((p) => ({ ...p, id: String(p.id), label: p.active ? `${p.name} (active)` : p.name }));
 });
 
 export default defineTrigger({
 	key: 'listWritingProfiles' satisfies OperationKey,
-	noun: 'Writing Profile',
+	noun: 'Profile',
 	display: {
 		label: 'New Writing Profile',
-		description: 'Triggers when a writing profile is added; used to list writing profiles in dropdowns.',
+		description: 'Triggers when a writing profile is added (lists them in dropdowns).',
 		hidden: true,
 	},
 	operation: {
 		type: 'polling',
+		canPaginate: true,
 		perform,
 		sample: sampleFor('listWritingProfiles', { label: 'Founder voice (active)' }),
 		outputFields: outputFieldsFor('listWritingProfiles', [{ key: 'label', label: 'Label' }]),

@@ -46,7 +46,7 @@ export default defineTrigger({
 	noun: 'Post',
 	display: {
 		label: 'New Published Post',
-		description: 'Triggers when a post is published, with its engagement metrics.',
+		description: 'Triggers when a post is published, with its metrics.',
 	},
 	operation: {
 		type: 'polling',

@@ -2,12 +2,16 @@
  * Upcoming Scheduled Draft: fires when a scheduled draft comes within the
  * chosen time of its publication. The calendar is read over the days that
  * cover [now, now + notice] in the user's zone (bundle.meta.timezone) and in
- * UTC; only future times within the notice are returned, soonest first.
+ * UTC; only future times within the notice are returned.
  * `id` = `${draftId}:${scheduledAt}`, so a rescheduled draft fires again.
+ * Newest first, as Zapier asks of polling triggers: the newest event is the
+ * time that entered the window last, the one furthest ahead. The order does
+ * not touch the dedupe, which reads only the ids.
  */
 import { defineTrigger } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { ValidationError } from '../../../shared/errors';
+import type { CalendarEntry } from '../../../shared/types';
 import { fieldLabel } from '../../../shared/labels';
 import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS, lookaheadMs, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
 import { clientFor } from '../client';
@@ -26,6 +30,11 @@ export function noticeOf(input: Record<string, unknown>): number {
 		throw new ValidationError('notifyBefore', `must be a whole number of ${unit} of at least 1, got ${JSON.stringify(raw)}.`);
 	}
 	return lookaheadMs(amount, unit); // the core bounds it (MAX_LOOKAHEAD_MS)
+}
+
+/** The times that entered the notice window last come first (ties: by event id, for a stable order). */
+export function newestFirst(entries: CalendarEntry[]): CalendarEntry[] {
+	return [...entries].sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || upcomingKey(b).localeCompare(upcomingKey(a)));
 }
 
 const inputFields: PlainInputField[] = [
@@ -51,7 +60,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const now = Date.now();
 	const calendar = await clientFor(z, bundle).getCalendar(calendarWindowInZone(now, notice, zone));
-	return upcomingEntries(calendar.entries, now, notice).map((entry) => {
+	return newestFirst(upcomingEntries(calendar.entries, now, notice)).map((entry) => {
 		const at = Date.parse(entry.date);
 		return {
 			id: upcomingKey(entry),
@@ -69,10 +78,10 @@ const draft = sampleFor('listDrafts');
 
 export default defineTrigger({
 	key: 'upcomingScheduledDraft',
-	noun: 'Scheduled Draft',
+	noun: 'Draft',
 	display: {
 		label: 'Upcoming Scheduled Draft',
-		description: 'Triggers when a scheduled draft is due for publication within the time you choose; a rescheduled draft triggers again.',
+		description: 'Triggers when a scheduled draft is due for publication soon.',
 	},
 	operation: {
 		type: 'polling',
