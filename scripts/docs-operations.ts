@@ -21,6 +21,8 @@ const zapier = App as unknown as Record<'creates' | 'searches' | 'triggers', Rec
 
 /** Zapier triggers that read an operation under their own key. */
 const VIA_TRIGGER: Record<string, string> = { listPosts: 'newPublishedPost', getCalendar: 'upcomingScheduledDraft' };
+/** Operations the Zapier connection test reads. */
+const VIA_CONNECTION: Record<string, string> = { getAccountProfile: 'read by the connection test (its label)' };
 
 function n8nName(resource: string, operation: string): string {
 	const props = new PostWriter().description.properties;
@@ -35,11 +37,12 @@ function zapierCell(key: string): string {
 	for (const kind of ['creates', 'searches', 'triggers'] as const) {
 		const action = zapier[kind][key];
 		if (!action) continue;
-		const what = kind === 'creates' ? 'action' : kind === 'searches' ? 'search' : action.display.hidden ? 'dropdown' : 'trigger';
+		const what = kind === 'creates' ? (action.display.hidden ? 'hidden action' : 'action') : kind === 'searches' ? 'search' : action.display.hidden ? 'dropdown' : 'trigger';
 		cells.push(`${action.display.label} (${what})`);
 	}
 	const trigger = VIA_TRIGGER[key] && zapier.triggers[VIA_TRIGGER[key]];
 	if (trigger) cells.push(`read by ${trigger.display.label} (trigger)`);
+	if (VIA_CONNECTION[key]) cells.push(VIA_CONNECTION[key]);
 	return cells.join(' · ') || '—';
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import nock from 'nock';
 import { BRAND } from '../../shared/brand';
-import { App, APP_CORE_DIR, BASE, KEY, ORIGIN, ZAPIER_DIR, appTester, bundle, details, rejection, runAuthTest } from './helpers';
+import { App, APP_CORE_DIR, BASE, KEY, ORIGIN, ZAPIER_DIR, appTester, bundle, details, rejection, run, runAuthTest } from './helpers';
 
 const PROFILE = {
 	id: 'acc_1',
@@ -77,11 +77,30 @@ describe('401: the four messages of the spec', () => {
 	test.each(cases)('%s', async (serverMessage, code, hint) => {
 		nock(ORIGIN).get('/api/v1/account/profile').reply(401, { error: { code: 'UNAUTHORIZED', message: serverMessage } });
 		const e = details(await rejection(runAuthTest(bundle())));
-		expect(e.name).toBe('AppError');
-		expect(e.status).toBe(401);
-		expect(e.code).toBe(code);
+		if (code === 'AUTH_REVOKED' || code === 'AUTH_EXPIRED') {
+			// Zapier marks the connection expired, pauses its Zaps and emails the user.
+			expect(e.name).toBe('ExpiredAuthError');
+		} else {
+			// A mistyped or incomplete key: a plain error with its fix; the connection is not marked expired.
+			expect(e.name).toBe('AppError');
+			expect(e.status).toBe(401);
+			expect(e.code).toBe(code);
+		}
 		expect(e.message.startsWith(serverMessage)).toBe(true);
 		expect(e.message).toContain(hint);
+		expect(e.message).not.toContain(KEY);
+	});
+
+	test.each([
+		['API key has been revoked', 'triggers', 'newPublishedPost', {}, 'get', '/api/v1/posts'],
+		['API key has expired', 'creates', 'generatePost', { prompt: 'x' }, 'post', '/api/v1/generate'],
+		['API key has been revoked', 'searches', 'listDrafts', { search: 'x' }, 'get', '/api/v1/drafts'],
+	] as const)('"%s" in any step (%s.%s) raises ExpiredAuthError too', async (serverMessage, kind, key, input, method, path) => {
+		const scope = nock(ORIGIN);
+		(method === 'get' ? scope.get(path).query(true) : scope.post(path)).reply(401, { error: { code: 'UNAUTHORIZED', message: serverMessage } });
+		const e = details(await rejection(run(kind, key, bundle(input))));
+		expect(e.name).toBe('ExpiredAuthError');
+		expect(e.message).toMatch(new RegExp(`^${serverMessage}\\. This key can no longer be used: create a new key in .+, then reconnect`));
 		expect(e.message).not.toContain(KEY);
 	});
 });

@@ -28,7 +28,25 @@ describe('Analyze Post, Rewrite Post, Predict Post Virality', () => {
 
 		nock(ORIGIN).get('/api/v1/drafts').query(true).reply(200, { data: [{ id: 'drf_2', text: 'Draft text', status: 'draft' }] });
 		nock(ORIGIN).post('/api/v1/analyze', { text: 'Draft text' }).reply(200, { rules: [], tactics: [], creditsRemaining: 39 });
-		expect(await run('creates', 'analyzePost', bundle({ draftId: 'drf_2' }))).toMatchObject({ creditsRemaining: 39 });
+		expect(await run('creates', 'analyzePost', bundle({ draftId: 'drf_2' }))).toMatchObject({ creditsRemaining: 39, draftId: 'drf_2', draftText: 'Draft text' });
+	});
+
+	test.each([
+		['analyzePost', '/api/v1/analyze', { rules: ['Hook'], tactics: [], creditsRemaining: 30 }],
+		['rewritePost', '/api/v1/rewrite', { text: 'Rewritten.', instruction: 'Make it shorter', creditsRemaining: 30 }],
+		['predictVirality', '/api/v1/virality', { score: 50, level: 'medium', factors: [] }],
+	])('%s with a draft picked returns that draft: its id and text, beside the result', async (key, path, reply) => {
+		nock(ORIGIN)
+			.get('/api/v1/drafts')
+			.query(true)
+			.reply(200, { data: [{ id: 'drf_1', text: 'Other', status: 'draft' }, { id: 'drf_7', text: 'The picked draft.', status: 'scheduled' }] });
+		nock(ORIGIN).post(path, (body) => body.text === 'The picked draft.').reply(200, reply);
+		const out = await run('creates', key, bundle({ draftId: 'drf_7', instructionPreset: 'Make it shorter' }));
+		expect(out).toMatchObject({ ...reply, draftId: 'drf_7', draftText: 'The picked draft.' });
+		expect(nock.isDone()).toBe(true);
+		// Text given: no draft was used, and the output says so.
+		nock(ORIGIN).post(path).reply(200, reply);
+		expect(await run('creates', key, bundle({ text: 'Typed.', instructionPreset: 'Make it shorter' }))).toMatchObject({ draftId: null, draftText: null });
 	});
 
 	test('neither text nor draft: refused, naming Text', async () => {
@@ -38,7 +56,7 @@ describe('Analyze Post, Rewrite Post, Predict Post Virality', () => {
 
 	test('Rewrite Post: a preset, a custom instruction, or both', async () => {
 		nock(ORIGIN).post('/api/v1/rewrite', { text: 'T', instruction: 'Make it shorter' }).reply(200, { text: 'Short', instruction: 'Make it shorter', creditsRemaining: 38 });
-		expect(await run('creates', 'rewritePost', bundle({ text: 'T', instructionPreset: 'Make it shorter' }))).toEqual({ text: 'Short', instruction: 'Make it shorter', creditsRemaining: 38 });
+		expect(await run('creates', 'rewritePost', bundle({ text: 'T', instructionPreset: 'Make it shorter' }))).toEqual({ text: 'Short', instruction: 'Make it shorter', creditsRemaining: 38, draftId: null, draftText: null });
 
 		nock(ORIGIN).post('/api/v1/rewrite', { text: 'T', instruction: 'Sound like a pirate' }).reply(200, { text: 'Arr', creditsRemaining: 37 });
 		await run('creates', 'rewritePost', bundle({ text: 'T', customInstruction: 'Sound like a pirate.' }));
@@ -61,7 +79,7 @@ describe('Analyze Post, Rewrite Post, Predict Post Virality', () => {
 
 	test('Predict Post Virality', async () => {
 		nock(ORIGIN).post('/api/v1/virality', { text: 'T' }).reply(200, { score: 72, level: 'high', factors: ['Hook'] });
-		expect(await run('creates', 'predictVirality', bundle({ text: 'T' }))).toEqual({ score: 72, level: 'high', factors: ['Hook'] });
+		expect(await run('creates', 'predictVirality', bundle({ text: 'T' }))).toEqual({ score: 72, level: 'high', factors: ['Hook'], draftId: null, draftText: null });
 	});
 });
 
@@ -151,7 +169,7 @@ describe('Create Guided Post', () => {
 		expect(out).toMatchObject({ workflowId: 'wf_g', text: 'Draft 2', ready: true, refinements: 1, idea: { id: 'i2' }, verdict: { score: 88 } });
 	});
 
-	test('out of time: fails clearly, naming the workflow and the step to continue with', async () => {
+	test('out of time: fails clearly, naming the workflow and what a Zap builder can do (the steps are hidden in Zapier)', async () => {
 		// Only Date is faked: the clock jumps 26 s while the service prepares.
 		jest.useFakeTimers({ doNotFake: ONLY_DATE, now: Date.now() });
 		try {
@@ -164,7 +182,9 @@ describe('Create Guided Post', () => {
 				});
 			const e = details(await rejection(run('creates', 'createPostGuided', bundle({ topic: 'Slow' }))));
 			expect(e).toMatchObject({ name: 'AppError', code: 'GUIDED_INCOMPLETE' });
-			expect(e.message).toBe('Create Guided Post ran out of time before the "write" step. Workflow wf_slow is kept: continue it with Write Post (with the answers).');
+			expect(e.message).toBe(
+				'Create Guided Post ran out of time before the "write" step (workflow wf_slow). Replay the step from the Zap history to run it again, or lower Maximum Refinements so that it finishes sooner.',
+			);
 			expect(nock.isDone()).toBe(true);
 		} finally {
 			jest.useRealTimers();

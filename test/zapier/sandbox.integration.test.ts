@@ -26,19 +26,23 @@ describe('authentication against the sandbox', () => {
 	});
 
 	test.each([
-		['revoked', 'AUTH_REVOKED', /API key has been revoked\. This key can no longer be used/],
-		['expired', 'AUTH_EXPIRED', /API key has expired\. This key can no longer be used/],
-	] as const)('the %s key', async (which, code, message) => {
-		const e = details(await rejection(runAuthTest(bundle({}, {}, { apiKey: sb.keys[which], baseUrl: sb.baseUrl }))));
-		expect(e).toMatchObject({ code, status: 401 });
-		expect(e.message).toMatch(message);
+		['revoked', /^API key has been revoked\. This key can no longer be used: create a new key in .+, then reconnect/],
+		['expired', /^API key has expired\. This key can no longer be used: create a new key in .+, then reconnect/],
+	] as const)('the %s key (KEY_%s): ExpiredAuthError, in the connection test and in a step', async (which, message) => {
+		const auth = { apiKey: sb.keys[which], baseUrl: sb.baseUrl };
+		for (const attempt of [runAuthTest(bundle({}, {}, auth)), run('triggers', 'newPublishedPost', bundle({}, {}, auth)), run('creates', 'createDraft', bundle({ text: 'x' }, {}, auth))]) {
+			const e = details(await rejection(attempt));
+			expect(e.name).toBe('ExpiredAuthError');
+			expect(e.message).toMatch(message);
+			expect(e.message).not.toContain(sb.keys[which]);
+		}
 	});
 
 	test('an unknown key, and no key at all', async () => {
 		let e = details(await rejection(runAuthTest(bundle({}, {}, { apiKey: 'pw_live_0000000000000000000000000000dead', baseUrl: sb.baseUrl }))));
 		expect(e).toMatchObject({ code: 'AUTH_INVALID', message: expect.stringMatching(/^Invalid API key\./) });
 		e = details(await rejection(runAuthTest(bundle({}, {}, { apiKey: '', baseUrl: sb.baseUrl }))));
-		expect(e).toMatchObject({ code: 'AUTH_MISSING', message: expect.stringMatching(/^Missing or invalid Authorization header\./) });
+		expect(e).toMatchObject({ name: 'AppError', code: 'AUTH_MISSING', message: expect.stringMatching(/^Missing or invalid Authorization header\./) });
 	});
 
 	test('a key without the scope names it', async () => {
@@ -163,8 +167,8 @@ describe('searches', () => {
 		expect(await run('searches', 'listWritingProfiles', full({ name: 'Poet' }))).toEqual([]);
 	});
 
-	test('Find Account Profile and Find Credit Balance agree', async () => {
-		const [profile] = await run('searches', 'getAccountProfile', full());
+	test('the account profile (connection test) and Find Credit Balance agree', async () => {
+		const profile = await runAuthTest(full());
 		const [credits] = await run('searches', 'getCredits', full());
 		expect(profile).toMatchObject({ id: 'acc_1', email: 'sandbox.user@example.com', activeWritingProfile: { id: 'wp_founder' } });
 		expect(credits.balance).toBe(profile.credits);

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { ORIGIN, bundle, details, rejection, run } from './helpers';
+import { App, ORIGIN, bundle, details, rejection, run, runAuthTest } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -44,9 +44,10 @@ describe('Find Draft', () => {
 		expect(await run('searches', 'listDrafts', bundle({ search: 'no such words' }))).toEqual([]);
 	});
 
-	test('no criterion at all is refused', async () => {
-		const e = details(await rejection(run('searches', 'listDrafts', bundle({}))));
-		expect(e.message).toMatch(/^Search Text \(search\): fill in Search Text, pick a Draft, or choose a Status/);
+	test('an empty search is not an error: every field empty finds nothing, without a request', async () => {
+		// nock has no interceptor: a request would fail the step.
+		expect(await run('searches', 'listDrafts', bundle({}))).toEqual([]);
+		expect(await run('searches', 'listDrafts', bundle({ search: '  ', status: '', draftId: '' }))).toEqual([]);
 	});
 });
 
@@ -68,13 +69,23 @@ describe('Find Writing Profile', () => {
 	});
 });
 
-describe('Find Account Profile, Find Credit Balance', () => {
+describe('the account profile (read by the connection test), Find Credit Balance', () => {
 	test('the profile, with the balance as a number and the active writing profile', async () => {
 		nock(ORIGIN)
 			.get('/api/v1/account/profile')
 			.reply(200, { id: 'acc_1', name: 'Dana', email: 'd@example.com', credits: { balance: 42 }, writingProfiles: [{ id: 'wp_a', name: 'A', active: true }] });
-		const [profile] = await run('searches', 'getAccountProfile', bundle());
-		expect(profile).toMatchObject({ id: 'acc_1', name: 'Dana', credits: 42, activeWritingProfile: { id: 'wp_a', name: 'A' } });
+		const profile = await runAuthTest(bundle());
+		expect(profile).toMatchObject({ id: 'acc_1', name: 'Dana', credits: 42, activeWritingProfile: { id: 'wp_a', name: 'A' }, connectionLabel: 'Dana (d@example.com)' });
+		expect((App.searches as Record<string, unknown>).getAccountProfile).toBeUndefined();
+	});
+
+	test('Minimum Balance: the balance is found only when it is at least that much (D009: a search field)', async () => {
+		nock(ORIGIN).get('/api/v1/credits').times(3).reply(200, { balance: 5, history: [] });
+		expect(await run('searches', 'getCredits', bundle({ minBalance: '5' }))).toMatchObject([{ balance: 5 }]);
+		expect(await run('searches', 'getCredits', bundle({ minBalance: 6 }))).toEqual([]);
+		expect(await run('searches', 'getCredits', bundle({ minBalance: '' }))).toMatchObject([{ balance: 5 }]);
+		const e = details(await rejection(run('searches', 'getCredits', bundle({ minBalance: 'ten' }))));
+		expect(e.message).toMatch(/^Minimum Balance \(minBalance\): must be a whole number of credits of at least 0, got "ten"/);
 	});
 
 	test('the balance and the latest transactions', async () => {

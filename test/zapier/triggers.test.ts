@@ -79,14 +79,41 @@ describe('Upcoming Scheduled Draft', () => {
 		const scope = nock(ORIGIN).get('/api/v1/calendar').query(win).reply(200, { from: win.from, to: win.to, entries });
 		const out = await run('triggers', 'upcomingScheduledDraft', bundle({ notifyBefore: 2, notifyBeforeUnit: 'hours' }, { timezone: zone }));
 		scope.done();
-		expect(out.map((e: any) => e.draftId)).toEqual(['drf_soon', 'drf_later']);
-		const soon = out[0];
+		// Newest first, as Zapier asks of polling triggers: the time that entered the window last leads.
+		expect(out.map((e: any) => e.draftId)).toEqual(['drf_later', 'drf_soon']);
+		const soon = out[1];
 		expect(soon.id).toBe(`drf_soon:${entries[1].date}`);
 		expect(soon.scheduledAt).toBe(entries[1].date);
 		expect(soon.scheduledAtLocal).toBe(isoInZone(Date.parse(entries[1].date), zone));
 		expect(soon.scheduledAtLocal).toMatch(/\+1[23]:00$/);
 		expect(soon.timezone).toBe(zone);
 		expect(soon.minutesUntil).toBe(30);
+	});
+
+	test('newest first without breaking the dedupe: ids stay draftId:scheduledAt, and a rescheduled draft is a new id', async () => {
+		const now = Date.now();
+		const at = (min: number) => iso(now + min * 60_000);
+		const poll = async (entries: object[]) => {
+			nock(ORIGIN).get('/api/v1/calendar').query(true).reply(200, { entries });
+			return (await run('triggers', 'upcomingScheduledDraft', bundle({ notifyBefore: 60, notifyBeforeUnit: 'minutes' }))) as any[];
+		};
+		const first = await poll([
+			{ type: 'scheduled', id: 'a', draftId: 'a', date: at(10) },
+			{ type: 'scheduled', id: 'c', draftId: 'c', date: at(30) },
+			{ type: 'scheduled', id: 'b', draftId: 'b', date: at(30) },
+			{ type: 'scheduled', id: 'd', draftId: 'd', date: at(50) },
+		]);
+		expect(first.map((e) => e.id)).toEqual([`d:${at(50)}`, `c:${at(30)}`, `b:${at(30)}`, `a:${at(10)}`]);
+		// Zapier's dedupe over two polls: only the rescheduled draft is new.
+		const seen = new Set(first.map((e) => e.id));
+		const second = await poll([
+			{ type: 'scheduled', id: 'a', draftId: 'a', date: at(10) },
+			{ type: 'scheduled', id: 'b', draftId: 'b', date: at(30) },
+			{ type: 'scheduled', id: 'c', draftId: 'c', date: at(45) },
+			{ type: 'scheduled', id: 'd', draftId: 'd', date: at(50) },
+		]);
+		expect(second.map((e) => e.draftId)).toEqual(['d', 'c', 'b', 'a']);
+		expect(second.filter((e) => !seen.has(e.id)).map((e) => e.id)).toEqual([`c:${at(45)}`]);
 	});
 
 	test('the window: the union of the UTC days and the days in the zone', () => {

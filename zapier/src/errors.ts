@@ -52,7 +52,7 @@ function authMessage(e: AuthenticationError): string {
  */
 export function guidedMessage(message: string): string {
 	return message.replace(
-		/ Workflow (\S+) is kept: continue it with .*$/,
+		/\. Workflow (\S+) is kept: continue it with .*$/,
 		' (workflow $1). Replay the step from the Zap history to run it again, or lower Maximum Refinements so that it finishes sooner.',
 	);
 }
