@@ -101,6 +101,17 @@ describe('creates', () => {
 		const [draft] = await run('searches', 'listDrafts', full({ status: 'scheduled' }));
 		const virality = await run('creates', 'predictVirality', full({ draftId: draft.id }));
 		expect(virality.score).toEqual(expect.any(Number));
+		expect(virality).toMatchObject({ draftId: draft.id, draftText: draft.text });
+	});
+
+	test('Find or Create Draft: nothing found, Create Draft returns the draft it made, Find Draft then finds that draft', async () => {
+		const words = `Find or create ${Date.now()}`;
+		expect(await run('searches', 'listDrafts', full({ search: words }))).toEqual([]);
+		const created = await run('creates', 'createDraft', full({ text: `${words}: a draft made by the create half.` }));
+		expect(created).toMatchObject({ id: expect.stringMatching(/^drf_/), text: `${words}: a draft made by the create half.`, status: 'draft' });
+		const found = await run('searches', 'listDrafts', full({ search: words }));
+		expect(found.map((d: any) => d.id)).toEqual([created.id]);
+		expect(await run('searches', 'listDrafts', full({ draftId: created.id }))).toMatchObject([{ id: created.id, text: created.text }]);
 	});
 
 	test('Create Draft (scheduled) and Activate Writing Profile', async () => {

@@ -37,7 +37,7 @@ export default defineCreate({
 	display: {
 		label: GUIDED_OPERATION.name,
 		// Zapier's short form; the creation steps it runs cost what they cost.
-		description: `Creates a validated post from a topic, in one step. ${costSentence('startPostCreation')}`,
+		description: `Creates a validated post from a topic. ${costSentence('startPostCreation')}`,
 	},
 	operation: {
 		inputFields,

@@ -49,6 +49,7 @@ const inputFields: PlainInputField[] = [
 	{
 		key: 'notifyBeforeUnit',
 		label: 'Unit',
+		helpText: 'The unit of Notify Me Before.',
 		required: true,
 		default: 'minutes',
 		choices: NOTIFY_UNITS.map((unit) => ({ value: unit.value, sample: unit.value, label: unit.label })),
