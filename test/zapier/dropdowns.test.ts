@@ -88,7 +88,7 @@ describe('against a sandbox holding hundreds of drafts', () => {
 		await store.page(2);
 		const viaCursor = (await store.page(3)).map((d) => d.id);
 		sb.resetStats();
-		const walked = (await appTester(trigger('listDrafts').operation.perform as any, bundle({}, { isFillingDynamicDropdown: true, page: 3 }, auth))).map((d: Obj) => d.id);
+		const walked = ((await appTester(trigger('listDrafts').operation.perform as any, bundle({}, { isFillingDynamicDropdown: true, page: 3 }, auth))) as Obj[]).map((d) => d.id);
 		expect(walked).toEqual(viaCursor);
 		expect(walked).toEqual(all.slice(3 * DROPDOWN_PAGE_SIZE, 4 * DROPDOWN_PAGE_SIZE));
 		expect(sb.stats.byRoute['GET /drafts']).toBe(4);
