@@ -156,7 +156,9 @@ const ZAPIER: ZapRow[] = [
 	['Create Guided Post: idea number 0', 'creates', 'createPostGuided', { topic: 't', ideaSelection: 'index', ideaIndex: '0' }, /^Idea Number\b/],
 	['Find Inspiration: Minimum Likes -5', 'searches', 'searchInspirations', { minLikes: '-5' }, /^Minimum Likes\b/],
 	['Find Inspiration: Minimum Likes "lots"', 'searches', 'searchInspirations', { minLikes: 'lots' }, /^Minimum Likes\b/],
-	['Find Draft: nothing to search by', 'searches', 'listDrafts', {}, /^Search Text\b|^search\b/i],
+	// Find Draft with nothing to search by is not an input error: it finds nothing (test/zapier/searches.test.ts).
+	['Find Credit Balance: Minimum Balance "ten"', 'searches', 'getCredits', { minBalance: 'ten' }, /^Minimum Balance\b/],
+	['Find Credit Balance: Minimum Balance -1', 'searches', 'getCredits', { minBalance: '-1' }, /^Minimum Balance\b/],
 	['Upcoming Scheduled Draft: Notify Before 0', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '0', notifyBeforeUnit: 'minutes' }, /^Notify Me Before\b/],
 	['Upcoming Scheduled Draft: unit "weeks"', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '2', notifyBeforeUnit: 'weeks' }, /^Unit\b|notifyBeforeUnit/],
 	['Upcoming Scheduled Draft: Notify Before 90 days', 'triggers', 'upcomingScheduledDraft', { notifyBefore: '90', notifyBeforeUnit: 'days' }, /^Notify Me Before\b/],
