@@ -115,7 +115,7 @@ async function ensureN8n() {
 	fs.rmSync(path.join(dir, MARKER), { force: true });
 	fs.copyFileSync(PINS_FILE, pkgFile);
 	say(`Installing n8n ${N8N_VERSION} into ${dir}`);
-	say('This happens once (about 5 to 6 minutes on 2 cores, and 1.7 GB): downloading, then compiling sqlite3 from source. Later runs reuse it.');
+	say('This happens once (5 to 8 minutes on 2 cores, and 1.7 GB): downloading, then compiling sqlite3 from source. Later runs reuse it.');
 	const logFile = path.join(dir, 'install.log');
 	const log = fs.openSync(logFile, 'w');
 	const started = Date.now();
