@@ -9,6 +9,7 @@ import { normaliseCalendar, normaliseList } from './lists';
 import type { RecordKind } from './records';
 import {
 	RECORD_READERS,
+	keyOf,
 	readAccountProfile,
 	readCalendarEntry,
 	readCredits,
@@ -81,6 +82,22 @@ const VERDICT_FIELDS = ['score', 'issues', 'suggestions', 'problems', 'recommend
 
 const WORKFLOW_ID_KEYS = ['workflowId', 'workflow_id', 'workflowID'];
 
+/**
+ * The operation's labelled output fields under their labelled names: a key
+ * that differs only by its casing (`credits_remaining`, `DraftId`) is renamed,
+ * when the labelled name is not there already. Values are not touched.
+ */
+function labelledNames(body: Obj, op: OperationSpec): Obj {
+	const wanted = op.outputFields.map((f) => f.key.split(/__|\[\]/)[0]).filter((k) => !(k in body));
+	if (wanted.length === 0) return body;
+	const out: Obj = {};
+	for (const [k, v] of Object.entries(body)) {
+		const name = wanted.find((w) => keyOf(w) === keyOf(k) && !(w in out));
+		out[name ?? k] = v;
+	}
+	return out;
+}
+
 /** The object without the given keys (a synonym whose value was taken under its labelled name). */
 function withoutKeys(o: Obj, keys: readonly string[]): Obj {
 	return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
@@ -100,7 +117,7 @@ function malformed(op: OperationSpec, value: unknown, what: string): never {
 export function parseOutput(key: OperationKey, value: unknown, input: Obj): unknown {
 	const op = getOperation(key);
 	if (key === 'getCalendar') return normaliseCalendar(value, String(input.from), String(input.to), readCalendarEntry);
-	const body = unwrap(value) ?? {};
+	const body = labelledNames(unwrap(value) ?? {}, op);
 	const withCredits = (o: Obj): Obj => {
 		const c = creditsRemainingOf(o);
 		return c === undefined ? o : { ...o, creditsRemaining: c };

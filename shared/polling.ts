@@ -107,12 +107,12 @@ const FIELD_MEANING: Readonly<Record<string, string>> = { id: 'id', publishedAt:
  */
 export function unreadableMessage(kind: RecordKind, unreadable: readonly UnreadableRecord[], total: number, source: string): string | undefined {
 	if (unreadable.length === 0) return undefined;
-	const noun = nounOf(kind);
+	const noun = nounOf(kind, total);
 	const fields = [...new Set(unreadable.flatMap((u) => u.missing))];
 	const lacks = fields.map((f) => `no ${FIELD_MEANING[f] ?? f} (looked for ${fieldsLookedFor(kind, f)})`).join(' or ');
 	const keys = Object.keys(unreadable[0].record).slice(0, 12).join(', ') || 'none';
 	return (
-		`${unreadable.length} of ${total} ${noun}s returned by ${source} have ${lacks}, so the trigger cannot tell whether they are new and skips them. ` +
+		`${unreadable.length} of ${total} ${noun} returned by ${source} ${unreadable.length === 1 ? 'has' : 'have'} ${lacks}, so the trigger cannot tell whether they are new and skips them. ` +
 		`The first one has the fields: ${keys}. Check that the Base URL points to API v1 of the service, and report this shape to its support.`
 	);
 }

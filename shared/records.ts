@@ -283,9 +283,11 @@ export function fieldsLookedFor(kind: RecordKind, field: string): string {
 	return `"${field}" (also ${also.length > 0 ? also.join(', ') : 'any casing'}, at the top or nested under ${GENERIC_NEST.slice(0, 2).join(' or ')}${typeText})`;
 }
 
-/** What one record of a kind is called in messages. */
-export function nounOf(kind: RecordKind): string {
-	return SPECS[kind].noun;
+/** What records of a kind are called in messages: "post", "posts", "calendar entries". */
+export function nounOf(kind: RecordKind, count = 1): string {
+	const noun: string = SPECS[kind].noun;
+	if (count === 1) return noun;
+	return noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
 }
 
 // ---------------------------------------------------------------------------
