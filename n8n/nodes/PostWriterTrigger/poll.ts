@@ -10,12 +10,11 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
-import type { NotifyUnit, PostWatermarkState, UpcomingState } from '../../shared/polling';
+import type { NotifyUnit, PostWatermarkState, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
 import { fetchNewestPosts, readPostsSince, readUpcoming } from '../../shared/poll-reader';
-import type { UnreadableRecord } from '../../shared/polling';
 import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning, unreadableMessage } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
