@@ -3,8 +3,8 @@
  * Prints BASE_URL=…, KEY_FULL=…, KEY_READONLY=…, KEY_REVOKED=…, KEY_EXPIRED=…
  * (one per line, on stdout), then serves until SIGINT or SIGTERM.
  */
-import { LIST_ORDERS, startSandbox } from './server';
-import type { ErrorShape, ListOrder, ListShape, RetryHeader, SandboxOptions } from './server';
+import { LIST_ORDERS, RECORD_SHAPES, startSandbox } from './server';
+import type { ErrorShape, ListOrder, ListShape, RecordShape, RetryHeader, SandboxOptions } from './server';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -20,6 +20,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --error-shape <s>          nested | flat | message (default nested)
   --list-shape <s>           data-cursor | bare | items-offset | named (default data-cursor)
   --list-order <s>           newest-first | oldest-first: order of GET /posts (default newest-first)
+  --record-shape <s>         native | snake | nested: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
   --creation-latency <ms>    duration of each creation operation (default 0)
   --busy-status <n>          status of WORKFLOW_BUSY (default 409)
@@ -65,6 +66,12 @@ function parseArgs(argv: string[]): { options: Partial<SandboxOptions>; allKeys:
 				const order = value() as ListOrder;
 				if (!LIST_ORDERS.includes(order)) throw new Error(`--list-order must be one of ${LIST_ORDERS.join(', ')}`);
 				options.listOrder = order;
+				break;
+			}
+			case '--record-shape': {
+				const shape = value() as RecordShape;
+				if (!RECORD_SHAPES.includes(shape)) throw new Error(`--record-shape must be one of ${RECORD_SHAPES.join(', ')}`);
+				options.recordShape = shape;
 				break;
 			}
 			case '--retry-header': options.retryHeader = value() as RetryHeader; break;

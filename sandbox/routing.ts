@@ -13,6 +13,7 @@ import type { Outcome } from './errors';
 import { keyRefusal } from './faults';
 import type { Handlers } from './handlers';
 import type { ListShape, SandboxRuntime } from './server';
+import { shapeBody, shapeListItems } from './shapes';
 import type { KeyRecord, SandboxState } from './state';
 
 export const KEY_PREFIX = 'pw_live_';
@@ -237,6 +238,14 @@ function formatList(shape: ListShape, items: unknown[], query: URLSearchParams, 
 	}
 }
 
+/** A formatted page with its items reshaped (recordShape); the wrapper and paging keep the list shape. */
+function shapeListPage(page: unknown, shape: (items: unknown[]) => unknown[]): unknown {
+	if (Array.isArray(page)) return shape(page);
+	const out = { ...(page as Record<string, unknown>) };
+	for (const [k, v] of Object.entries(out)) if (Array.isArray(v)) out[k] = shape(v);
+	return out;
+}
+
 // ---------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------
@@ -384,6 +393,11 @@ export async function dispatch(
 	const input = validateFields(route.op, json, url.searchParams, params, clock.now());
 	const account = state.account(key.accountId);
 	const result = await handlers[route.key]({ key, account, input, query: url.searchParams, route });
-	if ('list' in result) return { status: 200, body: formatList(rt.opts.listShape, result.list, url.searchParams, route.op), headers: {} };
-	return { status: result.status ?? 200, body: result.body, headers: {} };
+	const shape = rt.opts.recordShape;
+	if ('list' in result) {
+		const page = formatList(rt.opts.listShape, result.list, url.searchParams, route.op);
+		return { status: 200, body: shapeListPage(page, (items) => shapeListItems(shape, route.key, items)), headers: {} };
+	}
+	const status = result.status ?? 200;
+	return { status, body: status >= 200 && status < 300 ? shapeBody(shape, route.key, result.body) : result.body, headers: {} };
 }

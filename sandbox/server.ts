@@ -20,11 +20,14 @@ import { createHandlers } from './handlers';
 import { KEY_PREFIX, dispatch, parseRequest, readBody, routeOf } from './routing';
 import { BROKE_ACCOUNT_ID, DAY_MS, DEFAULT_ACCOUNT_ID, OTHER_ACCOUNT_ID, SandboxState } from './state';
 import type { PostRecord } from './state';
+import { RECORD_SHAPES } from './shapes';
+import type { RecordShape } from './shapes';
 import { sha256 } from './text';
 
 // Defined in routing.ts, faults.ts and errors.ts; re-exported for the importers of sandbox/server.
 export { ApiError, DEFAULT_QUOTAS, KEY_PREFIX };
-export type { FaultOptions, QuotaRule, Quotas };
+export type { FaultOptions, QuotaRule, Quotas, RecordShape };
+export { RECORD_SHAPES };
 
 // ---------------------------------------------------------------------------
 // Options and handle
@@ -75,6 +78,8 @@ export interface SandboxOptions {
 	listShape: ListShape;
 	/** Order of GET /posts: newest publishedAt first (default) or oldest first; ties by id in the matching direction. */
 	listOrder: ListOrder;
+	/** Shape of the records in 2xx bodies: the sandbox's own (default), snake_case with epoch seconds, or nested with synonyms (see shapes.ts). */
+	recordShape: RecordShape;
 	retryHeader: RetryHeader;
 	quota: Partial<Quotas>;
 	faults: FaultOptions;
@@ -149,6 +154,7 @@ function defaults(): SandboxOptions {
 		errorShape: 'nested',
 		listShape: 'data-cursor',
 		listOrder: 'newest-first',
+		recordShape: 'native',
 		retryHeader: 'seconds',
 		quota: { ...DEFAULT_QUOTAS },
 		faults: {},
@@ -180,6 +186,7 @@ function mergeOptions(base: SandboxOptions, partial: Partial<SandboxOptions>): S
 		else (next as unknown as Record<string, unknown>)[k] = v;
 	}
 	if (!LIST_ORDERS.includes(next.listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}, got ${String(next.listOrder)}`);
+	if (!RECORD_SHAPES.includes(next.recordShape)) throw new Error(`recordShape must be one of ${RECORD_SHAPES.join(', ')}, got ${String(next.recordShape)}`);
 	return next;
 }
 

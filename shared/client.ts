@@ -8,7 +8,7 @@ import type { ListPage } from './types';
 import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
 import { CreditFloorError, PostWriterError, TimeoutError, networkErrorFrom, scrubError } from './errors';
 import { normaliseList } from './lists';
-import { creditsRemainingOf, parseOutput } from './parse';
+import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
 import { readResponse } from './response';
 import type { RetryPolicy } from './retry';
@@ -165,7 +165,7 @@ class ClientCore {
 			const request = buildRequest(key, clean, this.baseUrl, { limit: pageSize, ...paging, ...options.query });
 			const { value } = await this.execute(key, request, options);
 			const result = normaliseList(value, spec.list?.keys ?? []);
-			items.push(...result.items.slice(0, limit - items.length));
+			items.push(...readListItems(key, result.items.slice(0, limit - items.length)));
 			if (result.nextCursor !== undefined) {
 				if (seen.has(result.nextCursor)) break; // a server repeating its cursor must not loop us
 				seen.add(result.nextCursor);
@@ -177,7 +177,7 @@ class ClientCore {
 		return items;
 	}
 
-	/** One page, raw, for triggers that read only the newest page. */
+	/** One page, each item read by its kind's reader (records.ts), with its paging: for triggers that read page by page. */
 	async page(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<ListPage<Record<string, unknown>>> {
 		try {
 			return await this.pageUnscrubbed(key, input, options);
@@ -191,7 +191,8 @@ class ClientCore {
 		const clean = validateInput(key, input, this.now());
 		const request = buildRequest(key, clean, this.baseUrl, { limit: options.pageSize, ...options.query });
 		const { value } = await this.execute(key, request, options);
-		return normaliseList<Record<string, unknown>>(value, spec.list?.keys ?? []);
+		const page = normaliseList<unknown>(value, spec.list?.keys ?? []);
+		return { ...page, items: readListItems(key, page.items) };
 	}
 
 	private async checkCreditFloor(key: OperationKey, floor: number, options: CallOptions): Promise<void> {

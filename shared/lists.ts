@@ -77,41 +77,19 @@ export function normaliseList<T = Record<string, unknown>>(body: unknown, keys: 
 	return page;
 }
 
-function firstString(o: Record<string, unknown>, keys: string[]): string | undefined {
-	for (const k of keys) {
-		const v = o[k];
-		if (typeof v === 'string' && v !== '') return v;
-	}
-	return undefined;
-}
-
-/** Normalises one calendar entry (a draft with a date, or a published post). */
-export function normaliseCalendarEntry(raw: unknown): CalendarEntry | undefined {
-	if (!raw || typeof raw !== 'object') return undefined;
-	const o = raw as Record<string, unknown>;
-	const draftId = firstString(o, ['draftId', 'draft_id']);
-	const postId = firstString(o, ['postId', 'post_id']);
-	const publishedAt = firstString(o, ['publishedAt', 'published_at']);
-	const scheduledAt = firstString(o, ['scheduledAt', 'scheduled_at', 'scheduledFor']);
-	const rawType = firstString(o, ['type', 'kind', 'status'])?.toLowerCase();
-	let type: string;
-	if (rawType && /publish|post/.test(rawType) && !/draft|schedul/.test(rawType)) type = 'published';
-	else if (rawType && /draft|schedul/.test(rawType)) type = 'scheduled';
-	else type = publishedAt || postId ? 'published' : 'scheduled';
-	const id = firstString(o, ['id']) ?? (type === 'published' ? postId : draftId) ?? draftId ?? postId;
-	const date = (type === 'published' ? publishedAt : scheduledAt) ?? firstString(o, ['date', 'datetime', 'at', 'time', 'scheduledAt', 'publishedAt']);
-	if (!id || !date) return undefined;
-	const entry: CalendarEntry = { ...o, type, id, date };
-	if (type === 'scheduled') entry.draftId = draftId ?? id;
-	if (type === 'published') entry.postId = postId ?? id;
-	return entry;
-}
-
 /**
  * Normalises a calendar response: a flat list of entries, or entries grouped
- * by day (`[{date, items:[…]}]`), bare or wrapped.
+ * by day (`[{date, items:[…]}]`), bare or wrapped. Each entry is read by
+ * `readEntry` (records.ts's readCalendarEntry, passed in so that this module
+ * stays a leaf). Entries without an id or a date are kept apart, in
+ * `unreadable`, rather than dropped.
  */
-export function normaliseCalendar(body: unknown, from: string, to: string): CalendarOutput {
+export function normaliseCalendar(
+	body: unknown,
+	from: string,
+	to: string,
+	readEntry: (raw: unknown) => Partial<CalendarEntry> & Record<string, unknown>,
+): CalendarOutput {
 	const page = normaliseList<unknown>(body, ['entries', 'calendar', 'events', 'days', 'posts']);
 	const flat: unknown[] = [];
 	for (const item of page.items) {
@@ -125,7 +103,13 @@ export function normaliseCalendar(body: unknown, from: string, to: string): Cale
 		}
 		flat.push(item);
 	}
-	const entries = flat.map(normaliseCalendarEntry).filter((e): e is CalendarEntry => e !== undefined);
+	const entries: CalendarEntry[] = [];
+	const unreadable: Array<Record<string, unknown>> = [];
+	for (const raw of flat) {
+		const entry = readEntry(raw);
+		if (typeof entry.id === 'string' && typeof entry.date === 'string') entries.push(entry as CalendarEntry);
+		else unreadable.push(entry);
+	}
 	entries.sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
-	return { from, to, entries };
+	return unreadable.length > 0 ? { from, to, entries, unreadable } : { from, to, entries };
 }

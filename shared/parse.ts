@@ -6,9 +6,36 @@ import type { OperationKey, OperationSpec } from './catalogue';
 import { getOperation } from './catalogue';
 import { MalformedResponseError, snippetOf } from './errors';
 import { normaliseCalendar, normaliseList } from './lists';
-
+import type { RecordKind } from './records';
+import {
+	RECORD_READERS,
+	keyOf,
+	readAccountProfile,
+	readCalendarEntry,
+	readCredits,
+	readDraft,
+	readIdea,
+	readQuestion,
+	readVerdict,
+	readWritingProfile,
+} from './records';
 import type { Obj } from './values';
 import { isObj } from './values';
+
+/** The record kind of each list operation's items. */
+const LIST_RECORDS: Partial<Record<OperationKey, RecordKind>> = {
+	listDrafts: 'draft',
+	listPosts: 'post',
+	searchInspirations: 'inspiration',
+	listWritingProfiles: 'writingProfile',
+};
+
+/** Reads the items of a list operation with the reader of their kind (every field kept, see records.ts). */
+export function readListItems(key: OperationKey, items: readonly unknown[]): Obj[] {
+	const kind = LIST_RECORDS[key];
+	const read = kind ? RECORD_READERS[kind] : (item: unknown) => (isObj(item) ? item : { value: item });
+	return items.map((item) => read(item));
+}
 
 /** Unwraps `{data: {...}}` / `{result: {...}}` envelopes around a single object. */
 function unwrap(value: unknown): Obj | undefined {
@@ -45,14 +72,35 @@ function idOf(o: Obj, keys: string[]): string | undefined {
 	return undefined;
 }
 
-function normaliseItems(list: unknown, idKeys: string[]): Obj[] {
-	const page = normaliseList<unknown>(list, []);
-	return page.items.map((item, i) => {
-		if (typeof item === 'string') return { id: String(i + 1), text: item };
-		const o = isObj(item) ? item : { value: item };
-		const id = idOf(o, ['id', ...idKeys]) ?? String(i + 1);
-		return { ...o, id };
-	});
+/** A list of creation items (ideas, questions), any list shape, each read; an item without an id gets its position. */
+function readItems<T>(list: unknown, read: (raw: unknown, position: number) => T): T[] {
+	return normaliseList<unknown>(list, []).items.map((item, i) => read(item, i + 1));
+}
+
+/** The fields of a verdict given at the top of the validate answer rather than under `verdict`. */
+const VERDICT_FIELDS = ['score', 'issues', 'suggestions', 'problems', 'recommendations', 'summary', 'feedback'];
+
+const WORKFLOW_ID_KEYS = ['workflowId', 'workflow_id', 'workflowID'];
+
+/**
+ * The operation's labelled output fields under their labelled names: a key
+ * that differs only by its casing (`credits_remaining`, `DraftId`) is renamed,
+ * when the labelled name is not there already. Values are not touched.
+ */
+function labelledNames(body: Obj, op: OperationSpec): Obj {
+	const wanted = op.outputFields.map((f) => f.key.split(/__|\[\]/)[0]).filter((k) => !(k in body));
+	if (wanted.length === 0) return body;
+	const out: Obj = {};
+	for (const [k, v] of Object.entries(body)) {
+		const name = wanted.find((w) => keyOf(w) === keyOf(k) && !(w in out));
+		out[name ?? k] = v;
+	}
+	return out;
+}
+
+/** The object without the given keys (a synonym whose value was taken under its labelled name). */
+function withoutKeys(o: Obj, keys: readonly string[]): Obj {
+	return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 }
 
 function malformed(op: OperationSpec, value: unknown, what: string): never {
@@ -68,8 +116,8 @@ function malformed(op: OperationSpec, value: unknown, what: string): never {
  */
 export function parseOutput(key: OperationKey, value: unknown, input: Obj): unknown {
 	const op = getOperation(key);
-	if (key === 'getCalendar') return normaliseCalendar(value, String(input.from), String(input.to));
-	const body = unwrap(value) ?? {};
+	if (key === 'getCalendar') return normaliseCalendar(value, String(input.from), String(input.to), readCalendarEntry);
+	const body = labelledNames(unwrap(value) ?? {}, op);
 	const withCredits = (o: Obj): Obj => {
 		const c = creditsRemainingOf(o);
 		return c === undefined ? o : { ...o, creditsRemaining: c };
@@ -87,7 +135,7 @@ export function parseOutput(key: OperationKey, value: unknown, input: Obj): unkn
 			const text = body.text ?? body.rewritten ?? body.content ?? body.post;
 			if (typeof text !== 'string') malformed(op, value, 'a "text"');
 			const out = withCredits({ ...body, text });
-			if (op.resource === 'creation') out.workflowId = idOf(body, ['workflowId', 'workflow_id']) ?? input.workflowId;
+			if (op.resource === 'creation') return { ...withoutKeys(out, WORKFLOW_ID_KEYS), workflowId: idOf(body, WORKFLOW_ID_KEYS) ?? input.workflowId };
 			return out;
 		}
 		case 'predictVirality': {
@@ -95,48 +143,49 @@ export function parseOutput(key: OperationKey, value: unknown, input: Obj): unkn
 			if (typeof score !== 'number') malformed(op, value, 'a numeric "score"');
 			return withCredits({ ...body, score });
 		}
+		case 'createDraft':
+			return readDraft(body);
 		case 'getCredits': {
-			const balance = [body.balance, body.credits, body.remaining].find((v) => typeof v === 'number');
-			const history = normaliseList<Obj>(body.history ?? body.transactions ?? body.items ?? [], ['transactions']).items;
-			return { ...body, balance: balance ?? creditsRemainingOf(body), history };
+			const credits = readCredits(body);
+			return { ...credits, balance: credits.balance ?? creditsRemainingOf(body) };
 		}
 		case 'getAccountProfile': {
 			// `credits` as a number whatever its spelling, the active writing profile beside the list.
-			const spellings = [body.credits, isObj(body.credits) ? body.credits.balance : undefined, body.creditBalance, body.balance];
-			const balance = spellings.find((v) => typeof v === 'number') ?? creditsRemainingOf(body);
-			const profiles = Array.isArray(body.writingProfiles) ? (body.writingProfiles as unknown[]).filter(isObj) : [];
-			const active = profiles.find((p) => p.active === true);
-			return {
-				...body,
-				...(body.id === undefined ? {} : { id: String(body.id) }),
-				...(balance === undefined ? {} : { credits: balance }),
-				activeWritingProfile: active ? { id: active.id, name: active.name } : null,
-			};
+			const profile = readAccountProfile(body);
+			const balance = profile.credits ?? creditsRemainingOf(body);
+			return balance === undefined ? profile : { ...profile, credits: balance };
 		}
 		case 'activateWritingProfile': {
-			const profile = isObj(body.writingProfile) ? body.writingProfile : isObj(body.profile) ? body.profile : body;
-			return { ...profile, id: idOf(profile, ['id', 'profileId']) ?? input.id, active: profile.active ?? true };
+			const profile = readWritingProfile(body);
+			return { ...profile, id: profile.id ?? input.id, active: profile.active ?? true };
 		}
 		case 'startPostCreation': {
-			const workflowId = idOf(body, ['workflowId', 'workflow_id']);
+			const workflowId = idOf(body, WORKFLOW_ID_KEYS);
 			if (!workflowId) malformed(op, value, 'a "workflowId"');
-			return { ...body, workflowId, ideas: normaliseItems(body.ideas ?? body.items ?? [], ['ideaId', 'idea_id']) };
+			const { ideas, items, ...rest } = body;
+			return { workflowId, ideas: readItems(ideas ?? items ?? [], readIdea), ...withoutKeys(rest, WORKFLOW_ID_KEYS) };
 		}
 		case 'preparePost': {
+			const { questions, items, ...rest } = body;
 			return {
-				...body,
-				workflowId: idOf(body, ['workflowId', 'workflow_id']) ?? input.workflowId,
-				questions: normaliseItems(body.questions ?? body.items ?? [], ['questionId', 'question_id']),
+				workflowId: idOf(body, WORKFLOW_ID_KEYS) ?? input.workflowId,
+				questions: readItems(questions ?? items ?? [], readQuestion),
+				...withoutKeys(rest, WORKFLOW_ID_KEYS),
 			};
 		}
 		case 'validatePost': {
-			const verdict = isObj(body.verdict) ? body.verdict : typeof body.verdict === 'string' ? { summary: body.verdict } : {};
-			const readyRaw = body.ready ?? verdict.ready;
+			// The verdict under `verdict` (an object or a text), or its fields at the top of the answer.
+			const given = body.verdict ?? body.validation ?? body.evaluation;
+			const topFields = Object.fromEntries(Object.entries(body).filter(([k]) => VERDICT_FIELDS.includes(k)));
+			const verdict = readVerdict(isObj(given) || typeof given === 'string' ? given : topFields);
+			const top = readVerdict(body);
+			const readyRaw = top.ready ?? verdict.ready;
+			const rest = withoutKeys(body, [...WORKFLOW_ID_KEYS, 'verdict', 'ready', 'is_ready', 'isReady']);
 			return {
-				...body,
-				workflowId: idOf(body, ['workflowId', 'workflow_id']) ?? input.workflowId,
+				...rest,
+				workflowId: idOf(body, WORKFLOW_ID_KEYS) ?? input.workflowId,
 				verdict,
-				ready: readyRaw === true || readyRaw === 'true',
+				ready: readyRaw === true,
 			};
 		}
 		default:

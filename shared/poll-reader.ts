@@ -3,8 +3,8 @@
  * polling logic that makes requests. The state they feed is polling.ts.
  */
 import type { InputOf, OutputOf } from './catalogue';
-import type { FetchOptions, PostWatermarkState, PostsRead, StampedItem } from './polling';
-import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, calendarWindow, detectOrder, stampInOrder, stampPosts, upcomingEntries } from './polling';
+import type { FetchOptions, PostWatermarkState, PostsRead, StampedItem, UnreadableRecord } from './polling';
+import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, calendarWindow, detectOrder, stampAll, stampPosts, unreadableEntries, upcomingEntries } from './polling';
 import type { CalendarEntry, ListPage } from './types';
 import type { Obj } from './values';
 
@@ -29,6 +29,7 @@ async function walkPosts(
 	const maxPages = Math.max(1, options.maxPages ?? POSTS_MAX_PAGES);
 	const records: Obj[] = [];
 	const stamped: StampedItem[] = [];
+	const unreadable: UnreadableRecord[] = [];
 	const cursors = new Set<string>();
 	let query: Record<string, string | number> = {};
 	let requests = 0;
@@ -36,8 +37,9 @@ async function walkPosts(
 		const result = await client.page('listPosts', {}, { pageSize, query });
 		requests++;
 		records.push(...result.items);
-		const page = stampInOrder(result.items);
+		const { stamped: page, unreadable: lost } = stampAll(result.items);
 		stamped.push(...page);
+		unreadable.push(...lost);
 		let next: Record<string, string | number> | undefined;
 		if (result.nextCursor !== undefined) {
 			// A server repeating its cursor must not loop us.
@@ -45,9 +47,9 @@ async function walkPosts(
 			cursors.add(result.nextCursor);
 		} else if (result.nextOffset !== undefined) next = { offset: result.nextOffset };
 		const order = detectOrder(stamped);
-		if (!next || result.items.length === 0) return { records, order, requests, truncated: false };
-		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false };
-		if (requests >= maxPages) return { records, order, requests, truncated: true };
+		if (!next || result.items.length === 0) return { records, order, requests, truncated: false, unreadable };
+		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false, unreadable };
+		if (requests >= maxPages) return { records, order, requests, truncated: true, unreadable };
 		query = next;
 	}
 }
@@ -83,9 +85,24 @@ export async function fetchNewestPosts(
 	return { ...read, newest: stampPosts(read.records).slice(0, Math.max(0, count)) };
 }
 
-/** Reads the calendar over the window and returns the upcoming scheduled entries. */
-export async function fetchUpcoming(client: PollClient, now: number, lookaheadMs: number): Promise<CalendarEntry[]> {
+export interface UpcomingRead {
+	/** The scheduled entries within the window, soonest first. */
+	entries: CalendarEntry[];
+	/** Entries the calendar gave without an id or a date (see unreadableMessage). */
+	unreadable: UnreadableRecord[];
+	/** Entries the calendar gave over the days read. */
+	total: number;
+}
+
+/** Reads the calendar over the window: the upcoming scheduled entries, and those that could not be read. */
+export async function readUpcoming(client: PollClient, now: number, lookaheadMs: number): Promise<UpcomingRead> {
 	const { from, to } = calendarWindow(now, lookaheadMs);
 	const calendar = await client.getCalendar({ from, to });
-	return upcomingEntries(calendar.entries, now, lookaheadMs);
+	const unreadable = unreadableEntries(calendar.unreadable ?? []);
+	return { entries: upcomingEntries(calendar.entries, now, lookaheadMs), unreadable, total: calendar.entries.length + unreadable.length };
+}
+
+/** Reads the calendar over the window and returns the upcoming scheduled entries. */
+export async function fetchUpcoming(client: PollClient, now: number, lookaheadMs: number): Promise<CalendarEntry[]> {
+	return (await readUpcoming(client, now, lookaheadMs)).entries;
 }

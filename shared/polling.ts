@@ -12,6 +12,8 @@
  * in the future. Both states are bounded whatever the history.
  */
 import { ValidationError } from './errors';
+import { fieldsLookedFor, nounOf, readPost } from './records';
+import type { RecordKind } from './records';
 import type { CalendarEntry } from './types';
 
 type Obj = Record<string, unknown>;
@@ -56,24 +58,63 @@ function boundIds(ids: string[]): string[] {
 	return out.reverse();
 }
 
-function publishedAtOf(record: Obj): string | undefined {
-	for (const k of ['publishedAt', 'published_at', 'date', 'createdAt']) {
-		const v = record[k];
-		if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) return v;
-	}
-	return undefined;
+/** A record a trigger cannot place: the labelled fields it lacks (`id`, `publishedAt`, `date`). */
+export interface UnreadableRecord {
+	record: Obj;
+	missing: string[];
 }
 
-/** Stamps records with id and time, in the order given; drops those without. */
-export function stampInOrder(records: Obj[]): StampedItem[] {
-	const out: StampedItem[] = [];
-	for (const record of records) {
-		const id = record.id ?? record.postId;
-		const at = publishedAtOf(record);
-		if ((typeof id !== 'string' && typeof id !== 'number') || at === undefined) continue;
-		out.push({ id: String(id), at: Date.parse(at), record });
+/**
+ * Stamps posts with id and publication time (read by records.ts's readPost,
+ * whatever their shape), in the order given. Those without either are
+ * returned apart, with what they lack, so that the triggers can say so.
+ */
+export function stampAll(records: Obj[]): { stamped: StampedItem[]; unreadable: UnreadableRecord[] } {
+	const stamped: StampedItem[] = [];
+	const unreadable: UnreadableRecord[] = [];
+	for (const raw of records) {
+		const record = readPost(raw) as Obj;
+		const missing = [typeof record.id === 'string' ? undefined : 'id', typeof record.publishedAt === 'string' ? undefined : 'publishedAt'].filter(
+			(f): f is string => f !== undefined,
+		);
+		if (missing.length > 0) unreadable.push({ record, missing });
+		else stamped.push({ id: record.id as string, at: Date.parse(record.publishedAt as string), record });
 	}
-	return out;
+	return { stamped, unreadable };
+}
+
+/** Stamps records with id and time, in the order given; leaves out those without (see stampAll). */
+export function stampInOrder(records: Obj[]): StampedItem[] {
+	return stampAll(records).stamped;
+}
+
+/** Calendar entries a trigger cannot place, with what they lack. */
+export function unreadableEntries(entries: readonly Obj[]): UnreadableRecord[] {
+	return entries.map((record) => ({
+		record,
+		missing: [typeof record.id === 'string' ? undefined : 'id', typeof record.date === 'string' ? undefined : 'date'].filter((f): f is string => f !== undefined),
+	}));
+}
+
+/** What a field means, for the messages below. */
+const FIELD_MEANING: Readonly<Record<string, string>> = { id: 'id', publishedAt: 'publication time', date: 'date' };
+
+/**
+ * A message that says which records a trigger could not read, which field
+ * it looked for under which names, and what to do; undefined when there are
+ * none. `total` is how many records were read; `source` the request
+ * (`GET /posts`).
+ */
+export function unreadableMessage(kind: RecordKind, unreadable: readonly UnreadableRecord[], total: number, source: string): string | undefined {
+	if (unreadable.length === 0) return undefined;
+	const noun = nounOf(kind, total);
+	const fields = [...new Set(unreadable.flatMap((u) => u.missing))];
+	const lacks = fields.map((f) => `no ${FIELD_MEANING[f] ?? f} (looked for ${fieldsLookedFor(kind, f)})`).join(' or ');
+	const keys = Object.keys(unreadable[0].record).slice(0, 12).join(', ') || 'none';
+	return (
+		`${unreadable.length} of ${total} ${noun} returned by ${source} ${unreadable.length === 1 ? 'has' : 'have'} ${lacks}, so the trigger cannot tell whether they are new and skips them. ` +
+		`The first one has the fields: ${keys}. Check that the Base URL points to API v1 of the service, and report this shape to its support.`
+	);
 }
 
 /** Stamps records with id and time; drops those without; newest first. */
@@ -173,6 +214,8 @@ export interface PostsRead {
 	requests: number;
 	/** The cap on pages stopped the read while the list went on. */
 	truncated: boolean;
+	/** Posts read without an id or a publication time (see unreadableMessage). */
+	unreadable: UnreadableRecord[];
 }
 
 /** Default page size and cap of a read. */

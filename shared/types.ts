@@ -111,6 +111,8 @@ export interface CalendarOutput {
 	from: string;
 	to: string;
 	entries: CalendarEntry[];
+	/** Entries the API sent without an id or a date (under any of their names), kept rather than dropped; absent when there are none. */
+	unreadable?: Array<Record<string, unknown>>;
 }
 
 export interface Inspiration {

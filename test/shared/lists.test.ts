@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { LIST_HARD_CAP } from '../../shared/client';
 import { normaliseCalendar, normaliseList } from '../../shared/lists';
+import { readCalendarEntry } from '../../shared/records';
 import { nockClient } from '../helpers/fake';
 
 describe('normaliseList accepts every plausible shape', () => {
@@ -56,7 +57,7 @@ describe('paginator', () => {
 
 describe('calendar normaliser', () => {
 	test('flat entries and day groups, with field variants', () => {
-		const flat = normaliseCalendar({ entries: [{ type: 'scheduled', id: 'd1', draftId: 'd1', date: '2026-12-01T09:00:00Z' }] }, 'a', 'b');
+		const flat = normaliseCalendar({ entries: [{ type: 'scheduled', id: 'd1', draftId: 'd1', date: '2026-12-01T09:00:00Z' }] }, 'a', 'b', readCalendarEntry);
 		expect(flat.entries[0]).toMatchObject({ type: 'scheduled', id: 'd1', draftId: 'd1' });
 		const grouped = normaliseCalendar(
 			[
@@ -65,10 +66,17 @@ describe('calendar normaliser', () => {
 			],
 			'2026-12-01',
 			'2026-12-02',
+			readCalendarEntry,
 		);
 		expect(grouped.entries.map((e) => [e.type, e.id, e.date])).toEqual([
-			['scheduled', 'd2', '2026-12-01T10:00:00Z'],
-			['published', 'p1', '2026-12-02T08:00:00Z'],
+			['scheduled', 'd2', '2026-12-01T10:00:00.000Z'],
+			['published', 'p1', '2026-12-02T08:00:00.000Z'],
 		]);
+	});
+
+	test('an entry without an id or a date is kept apart, not dropped', () => {
+		const out = normaliseCalendar({ entries: [{ type: 'scheduled', id: 'd1', date: 1764579600 }, { type: 'scheduled', text: 'no id, no date' }] }, 'a', 'b', readCalendarEntry);
+		expect(out.entries.map((e) => [e.id, e.date])).toEqual([['d1', '2025-12-01T09:00:00.000Z']]);
+		expect(out.unreadable).toEqual([{ type: 'scheduled', text: 'no id, no date' }]);
 	});
 });

@@ -5,6 +5,7 @@
  */
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
+import { readAccountProfile } from '../../shared/records';
 import { normaliseBaseUrl } from '../../shared/validate';
 import { str } from '../../shared/values';
 import { clientFor } from './client';
@@ -16,8 +17,13 @@ const test = withErrors(async (z: ZObject, bundle: Bundle) => {
 	return { ...profile, connectionLabel: connectionLabelOf(profile) };
 });
 
-/** "Name (email)", the name, the email, or the account id: whatever the profile has. */
-export function connectionLabelOf(profile: Record<string, unknown> | undefined): string {
+/**
+ * "Name (email)", the name, the email, or the account id: whatever the
+ * profile has, wherever it has it (the core's reader finds them nested under
+ * `user`, `account`…, in snake_case, as `fullName` or `displayName`).
+ */
+export function connectionLabelOf(raw: Record<string, unknown> | undefined): string {
+	const profile = raw === undefined ? undefined : readAccountProfile(raw);
 	const name = str(profile?.name);
 	const email = str(profile?.email);
 	if (name && email) return `${name} (${email})`;

@@ -10,13 +10,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
-import type { NotifyUnit, PostWatermarkState, UpcomingState } from '../../shared/polling';
+import type { NotifyUnit, PostWatermarkState, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
-import { fetchNewestPosts, fetchUpcoming, readPostsSince } from '../../shared/poll-reader';
-import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning } from '../../shared/polling';
-import { toNodeError } from '../PostWriter/helpers/errors';
+import { fetchNewestPosts, readPostsSince, readUpcoming } from '../../shared/poll-reader';
+import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning, unreadableMessage } from '../../shared/polling';
+import type { RecordKind } from '../../shared/records';
+import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
 export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft';
@@ -61,9 +62,30 @@ function readLookahead(ctx: IPollFunctions): { ms: number; amount: number; unit:
 	return { ms: lookaheadMs(amount, unit), amount, unit };
 }
 
+/**
+ * No silent misses: records the trigger cannot place (no id, or no time,
+ * under any of their names) are an error on the first poll and in Fetch Test
+ * Event, so that the workflow is not activated on a shape it cannot read,
+ * and a warning on later polls, which go on with the records they can read.
+ */
+function reportUnreadable(
+	ctx: IPollFunctions,
+	first: boolean,
+	what: { kind: RecordKind; unreadable: UnreadableRecord[]; total: number; source: string },
+): void {
+	const message = unreadableMessage(what.kind, what.unreadable, what.total, what.source);
+	if (!message) return;
+	if (first) {
+		const { title, description } = errorTexts(message);
+		throw new NodeOperationError(ctx.getNode(), title, { description });
+	}
+	ctx.logger.warn(`${BRAND.displayName} Trigger: ${message}`, { node: ctx.getNode().name, unreadable: what.unreadable.length });
+}
+
 async function pollNewPosts(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
 	const state = data.newPublishedPost ?? {};
 	const read = await readPostsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportUnreadable(ctx, !state.initialised, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
 	const { fresh, state: next } = selectNewPosts(read.records, state);
 	const warning = truncationWarning(read);
 	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning}`, { node: ctx.getNode().name, order: read.order, requests: read.requests });
@@ -74,7 +96,8 @@ async function pollNewPosts(ctx: IPollFunctions, client: PostWriterClient, data:
 async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
 	const { ms } = readLookahead(ctx);
 	const now = Date.now();
-	const entries = await fetchUpcoming(client, now, ms);
+	const { entries, unreadable, total } = await readUpcoming(client, now, ms);
+	reportUnreadable(ctx, data.upcomingScheduledDraft === undefined, { kind: 'calendarEntry', unreadable, total, source: 'GET /calendar' });
 	const { fresh, state: next, overflowed } = selectUpcoming(entries, data.upcomingScheduledDraft ?? {}, now, ms);
 	if (overflowed) {
 		ctx.logger.warn(
@@ -90,7 +113,9 @@ async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data:
 /** Fetch Test Event: the latest matching item, state untouched. */
 async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: TriggerEvent): Promise<INodeExecutionData[][]> {
 	if (event === 'newPublishedPost') {
-		const latest = (await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES })).newest[0];
+		const read = await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+		reportUnreadable(ctx, true, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
+		const latest = read.newest[0];
 		if (!latest) {
 			throw new NodeOperationError(ctx.getNode(), 'No published post yet: there is nothing to show as a test event', {
 				description: `Publish a post with ${BRAND.displayName} (or schedule a draft and wait for it), then fetch a test event again. The active workflow will start on posts published after its activation.`,
@@ -100,7 +125,9 @@ async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: T
 	}
 	const { ms, amount, unit } = readLookahead(ctx);
 	const now = Date.now();
-	const soonest = (await fetchUpcoming(client, now, ms))[0];
+	const upcoming = await readUpcoming(client, now, ms);
+	reportUnreadable(ctx, true, { kind: 'calendarEntry', unreadable: upcoming.unreadable, total: upcoming.total, source: 'GET /calendar' });
+	const soonest = upcoming.entries[0];
 	if (!soonest) {
 		const window = `${amount} ${amount === 1 ? unit.replace(/s$/, '') : unit}`;
 		throw new NodeOperationError(ctx.getNode(), `No draft is scheduled in the next ${window}: there is nothing to show as a test event`, {

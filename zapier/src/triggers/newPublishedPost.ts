@@ -15,6 +15,7 @@ import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
+import { reportUnreadable } from '../unreadable';
 
 /** Posts asked per request (the largest page the sandbox gives). */
 export const PAGE_SIZE = 100;
@@ -31,6 +32,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const limit = bundle.meta?.limit;
 	const count = bundle.meta?.isPopulatingDedupe ? DEDUPE_SEED_LIMIT : typeof limit === 'number' && limit > 0 ? Math.min(limit, PAGE_SIZE) : POLL_COUNT;
 	const read = await fetchNewestPosts(client, count, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportUnreadable(z, bundle, 'New Published Post', { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
 	const warning = truncationWarning(read);
 	if (warning) z.console.log(`${BRAND.displayName} New Published Post: ${warning}`);
 	return read.newest.map(({ id, at, record }) => ({

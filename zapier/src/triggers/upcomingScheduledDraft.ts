@@ -13,11 +13,12 @@ import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { ValidationError } from '../../../shared/errors';
 import type { CalendarEntry } from '../../../shared/types';
 import { fieldLabel } from '../../../shared/labels';
-import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS, lookaheadMs, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
+import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS, lookaheadMs, unreadableEntries, upcomingEntries, upcomingKey, type NotifyUnit } from '../../../shared/polling';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { calendarWindowInZone, isoInZone, zoneOf } from '../time';
+import { reportUnreadable } from '../unreadable';
 
 const UNITS: string[] = NOTIFY_UNITS.map((unit) => unit.value);
 
@@ -61,6 +62,8 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const now = Date.now();
 	const calendar = await clientFor(z, bundle).getCalendar(calendarWindowInZone(now, notice, zone));
+	const unreadable = unreadableEntries(calendar.unreadable ?? []);
+	reportUnreadable(z, bundle, 'Upcoming Scheduled Draft', { kind: 'calendarEntry', unreadable, total: calendar.entries.length + unreadable.length, source: 'GET /calendar' });
 	return newestFirst(upcomingEntries(calendar.entries, now, notice)).map((entry) => {
 		const at = Date.parse(entry.date);
 		return {

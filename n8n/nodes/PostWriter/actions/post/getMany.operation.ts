@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getOperation } from '../../../../shared/catalogue';
+import { metricsOf, readPost } from '../../../../shared/records';
 import { listForEachItem } from '../../helpers/execute';
 import { operationFields, paginationFields, showFor } from '../../helpers/fields';
 
@@ -14,7 +15,7 @@ export const description: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to return the ID, text, publication time, URL and metrics as flat fields instead of the raw record',
+		description: 'Whether to return the ID, text, publication time, URL and every metric the service sent as flat fields instead of the whole record',
 		displayOptions: showFor('post', 'getMany'),
 	},
 ];
@@ -25,13 +26,21 @@ const METRICS = getOperation(KEY)
 	.outputFields.filter((f) => f.key.startsWith(METRIC_PREFIX))
 	.map((f) => f.key.slice(METRIC_PREFIX.length));
 
-/** One flat record per post: what a spreadsheet or a message needs. */
-export function simplifyPost(post: IDataObject): IDataObject {
-	const metrics = (post.metrics && typeof post.metrics === 'object' ? post.metrics : {}) as IDataObject;
+/**
+ * One flat record per post: what a spreadsheet or a message needs. The
+ * labelled fields, the four labelled metrics (null when the service sent
+ * none), then every other metric it sent, whatever its name (`saves`,
+ * `clickCount`…). The post is read by the core's reader first, so `reposts`
+ * is the labelled `shares` and `published_at` the labelled `publishedAt`.
+ */
+export function simplifyPost(raw: IDataObject): IDataObject {
+	const post = readPost(raw) as IDataObject;
+	const metrics = metricsOf(post) as IDataObject;
 	const flat: IDataObject = { id: post.id, text: post.text, publishedAt: post.publishedAt };
 	if (post.url !== undefined) flat.url = post.url;
 	if (post.draftId !== undefined) flat.draftId = post.draftId;
 	for (const name of METRICS) flat[name] = typeof metrics[name] === 'number' ? metrics[name] : null;
+	for (const [name, value] of Object.entries(metrics)) if (!(name in flat)) flat[name] = value;
 	return flat;
 }
 

@@ -1,0 +1,30 @@
+/**
+ * No silent misses in Zapier's polling triggers: records the trigger cannot
+ * place (no id, or no time, under any of their names; see
+ * shared/records.ts) are an error when Zapier loads a sample or seeds its
+ * dedupe list (turning the Zap on, the first poll), so that a Zap is not
+ * turned on over a shape it cannot read, and a warning in the Zap's logs on
+ * later polls, which go on with the records they can read.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { BRAND } from '../../shared/brand';
+import type { UnreadableRecord } from '../../shared/polling';
+import { unreadableMessage } from '../../shared/polling';
+import type { RecordKind } from '../../shared/records';
+
+/** True on a trigger's first poll: the sample loaded in the editor, or the dedupe seeding when the Zap is turned on. */
+export function isFirstPoll(bundle: Bundle): boolean {
+	return Boolean(bundle.meta?.isLoadingSample || bundle.meta?.isPopulatingDedupe);
+}
+
+export function reportUnreadable(
+	z: ZObject,
+	bundle: Bundle,
+	trigger: string,
+	what: { kind: RecordKind; unreadable: UnreadableRecord[]; total: number; source: string },
+): void {
+	const message = unreadableMessage(what.kind, what.unreadable, what.total, what.source);
+	if (!message) return;
+	if (isFirstPoll(bundle)) throw new z.errors.Error(message, 'UNREADABLE_RECORDS');
+	z.console.log(`${BRAND.displayName} ${trigger} (warning): ${message}`);
+}
