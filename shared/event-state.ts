@@ -131,7 +131,7 @@ export function selectNewDrafts(records: Obj[], state: NewDraftState): { fresh: 
 }
 
 /** What both platforms output for a new draft: the draft, its id, status, creation and scheduled times as ISO (null when not scheduled). */
-export function draftEvent(item: Stamped): Obj {
+export function draftEvent(item: Stamped): Obj & { id: string } {
 	const r = item.record;
 	const scheduled = timeOf(r.scheduledAt ?? r.scheduled_at ?? r.scheduledFor ?? r.publishAt);
 	const status = typeof r.status === 'string' && r.status !== '' ? r.status : scheduled !== undefined ? 'scheduled' : 'draft';
@@ -318,7 +318,7 @@ export function selectMilestones(
 }
 
 /** What both platforms output for a milestone: the post, and the milestone's id, metric, threshold and value. */
-export function milestoneEvent(c: MilestoneCandidate, config: MilestoneConfig): Obj {
+export function milestoneEvent(c: MilestoneCandidate, config: MilestoneConfig): Obj & { id: string } {
 	return {
 		...c.record,
 		id: c.id,
@@ -428,7 +428,12 @@ export function creditsLowHistory(credits: Pick<CreditsOutput, 'balance' | 'hist
 }
 
 /** What both platforms output for a Credits Low event: the balance now, the threshold, the crossing and the latest transactions. */
-export function creditsLowOutput(event: CreditsLowEvent, credits: Pick<CreditsOutput, 'balance' | 'history'>, threshold: number, now: number): Obj {
+export function creditsLowOutput(
+	event: CreditsLowEvent,
+	credits: Pick<CreditsOutput, 'balance' | 'history'>,
+	threshold: number,
+	now: number,
+): Obj & { id: string } {
 	const latest = ledger(credits)
 		.slice(0, LATEST_TRANSACTIONS)
 		.map((l) => l.record);

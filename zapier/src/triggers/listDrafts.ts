@@ -27,7 +27,7 @@ export default defineTrigger({
 	key: 'listDrafts' satisfies OperationKey,
 	noun: 'Draft',
 	display: {
-		label: 'New Draft',
+		label: 'Draft List',
 		description: 'Triggers when a draft is added; used to list drafts in dropdowns.',
 		hidden: true,
 	},

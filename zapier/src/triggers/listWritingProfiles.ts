@@ -15,7 +15,7 @@ export default defineTrigger({
 	key: 'listWritingProfiles' satisfies OperationKey,
 	noun: 'Writing Profile',
 	display: {
-		label: 'New Writing Profile',
+		label: 'Writing Profile List',
 		description: 'Triggers when a writing profile is added; used to list writing profiles in dropdowns.',
 		hidden: true,
 	},
