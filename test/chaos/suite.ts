@@ -1,15 +1,17 @@
 /**
  * The chaos matrix, run once per platform driver: every fault class of the
  * sandbox through an action (Generate, 4 items; Get Many Drafts; Create Post
- * (Guided)) and through both triggers over successive polls with persisted
- * state. For each: items in = items out or a clear per-item error; 0 duplicate
+ * (Guided)) and through the five trigger events over successive polls with
+ * persisted state. For each: items in = items out or a clear per-item error; 0 duplicate
  * and 0 missed trigger fires; credits spent = calls that were charged.
  *
  * Faults are aimed at one request (the n-th to a route) through the sandbox's
  * fault injection, before or after the call was handled (and charged).
  * WORKFLOW_BUSY is injected by marking each new creation workflow busy in the
  * sandbox state for 300 ms; it only exists on creation routes, so the
- * triggers (GET /posts, GET /calendar) have no WORKFLOW_BUSY case. A revoked
+ * triggers (GET /posts, /calendar, /drafts, /credits) have no WORKFLOW_BUSY
+ * case. Credits Low skips the "credits exhausted" case: a balance set to 0 is
+ * the very event it watches. A revoked
  * key is revoked in the sandbox state mid-run; for the triggers the user then
  * replaces it, and the next poll must catch up without a miss.
  */
