@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { INode, INodeProperties, INodeTypes, IWorkflowDataProxyAdditionalKeys } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeTypes, IWorkflowDataProxyAdditionalKeys } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
@@ -134,6 +134,14 @@ describe('Post Writer Trigger description', () => {
 		expect(shown('upcomingScheduledDraft')).toEqual(['notifyAmount', 'notifyUnit']);
 		expect(shown('postMetricMilestone')).toEqual(['metric', 'metricName', 'threshold', 'watchDays']);
 		expect(shown('creditsLow')).toEqual(['threshold']);
+	});
+
+	test("the two 'Threshold' parameters keep their own defaults, as n8n resolves them", () => {
+		const resolve = (event: string) =>
+			NodeHelpers.getNodeParameters(trigger.properties, { event } as INodeParameters, true, false, { typeVersion: 1 }, null) as INodeParameters;
+		expect(resolve('creditsLow')).toMatchObject({ event: 'creditsLow', threshold: 10 });
+		expect(resolve('postMetricMilestone')).toMatchObject({ event: 'postMetricMilestone', metric: 'likes', threshold: 100, watchDays: 7 });
+		expect(resolve('newDraft')).not.toHaveProperty('threshold');
 	});
 });
 
