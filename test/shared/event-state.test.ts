@@ -11,6 +11,7 @@ import {
 	selectSince,
 	timeOf,
 } from '../../shared/event-state';
+import type { CreditTransaction } from '../../shared/types';
 
 const T = Date.parse('2026-11-21T09:00:00.000Z');
 const DAY = 86_400_000;
@@ -89,11 +90,12 @@ describe('milestones', () => {
 
 describe('credits', () => {
 	test('the ledger works out balances from the amounts when balanceAfter is missing, whatever the order', () => {
+		// Epoch milliseconds for the times: a shape the API may use (the type says ISO).
 		const history = [
 			{ id: 't3', amount: -5, createdAt: T + 3 },
 			{ id: 't2', amount: -1, createdAt: T + 2 },
 			{ id: 't1', amount: 20, createdAt: T + 1 },
-		];
+		] as unknown as CreditTransaction[];
 		const lines = ledger({ balance: 14, history });
 		expect(lines.map((l) => [l.id, l.before, l.after])).toEqual([
 			['t3', 19, 14],
