@@ -55,7 +55,7 @@ export interface WritingProfileRecord {
 	active: boolean;
 }
 
-export type CreditOperation = 'grant' | 'generate' | 'analyze' | 'rewrite';
+export type CreditOperation = 'grant' | 'generate' | 'analyze' | 'rewrite' | 'adjustment';
 
 export interface CreditTransactionRecord {
 	id: string;
@@ -293,6 +293,28 @@ export class SandboxState {
 		};
 		account.history.push(tx);
 		return tx;
+	}
+
+	/**
+	 * Moves the balance by `amount` (negative to spend) as one transaction,
+	 * done in the application (a top-up, a refund, a spend outside the API);
+	 * for tests of Credits Low. The balance never goes below 0.
+	 */
+	adjustCredits(accountId: string, amount: number, operation: CreditOperation = 'adjustment'): CreditTransactionRecord {
+		const account = this.account(accountId);
+		const applied = Math.max(-account.credits, amount);
+		account.credits += applied;
+		const tx: CreditTransactionRecord = { id: this.nextId('tx'), amount: applied, operation, balanceAfter: account.credits, createdAt: this.nowIso() };
+		account.history.push(tx);
+		return tx;
+	}
+
+	/** Sets some metrics of a published post (engagement growing after publication); for tests of Post Metric Milestone. */
+	setMetrics(accountId: string, postId: string, metrics: Partial<PostMetricsRecord> & Record<string, number>): PostRecord {
+		const post = this.account(accountId).posts.find((p) => p.id === postId);
+		if (!post) throw new Error(`Unknown post ${postId}`);
+		post.metrics = { ...post.metrics, ...metrics };
+		return post;
 	}
 
 	createDraft(accountId: string, text: string, scheduledAt: string | null): DraftRecord {

@@ -9,8 +9,10 @@
  *   4. `n8n execute --id … --rawOutput`, output to files, JSON parsed out of
  *      the log lines; assert Generate, Create Draft, Activate Writing Profile,
  *      Create Guided Post and more, in n8n's output and in the sandbox;
- *   5. `n8n start` with an active workflow on Post Writer Trigger: it fires
- *      once for a post published in the sandbox (skip with E2E_SKIP_TRIGGER=1).
+ *   5. `n8n start` with two active workflows on Post Writer Trigger, in one
+ *      session: New Published Post fires once for a post published in the
+ *      sandbox, Post Metric Milestone once for a post whose likes cross the
+ *      threshold (skip with E2E_SKIP_TRIGGER=1).
  * Ends with "n8n: N passed, M failed"; exits 1 on any failure.
  */
 'use strict';
@@ -26,6 +28,10 @@ const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-'));
 const LOGS = path.join(WORK, 'logs');
 const results = [];
 const cleanups = [];
+/** The workflows of test/n8n/e2e/ (the examples of n8n/examples/ are imported too). */
+const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone'];
+/** The milestone the e2e workflow watches: far above any seeded post's likes. */
+const MILESTONE_LIKES = 100000;
 
 function say(message) {
 	process.stdout.write(`${message}\n`);
@@ -117,7 +123,7 @@ async function main() {
 
 	const adapt = (file) => rt.adaptWorkflow(readJson(file), { packageName: pkg.name, typePrefix: 'CUSTOM' });
 	const workflows = [
-		...['actions', 'errors', 'trigger'].map((n) => adapt(path.join(ROOT, 'test', 'n8n', 'e2e', `${n}.workflow.json`))),
+		...E2E_WORKFLOWS.map((n) => adapt(path.join(ROOT, 'test', 'n8n', 'e2e', `${n}.workflow.json`))),
 		...fs
 			.readdirSync(path.join(ROOT, 'n8n', 'examples'))
 			.filter((f) => f.endsWith('.json'))
@@ -127,7 +133,7 @@ async function main() {
 	fs.mkdirSync(workflowsDir, { recursive: true });
 	workflows.forEach((w, i) => fs.writeFileSync(path.join(workflowsDir, `${i}.json`), JSON.stringify(w)));
 	const importWf = await rt.runN8n(n8n.bin, ['import:workflow', '--separate', `--input=${workflowsDir}`], { env: baseEnv, outDir: LOGS, label: 'import-workflows', timeoutMs: 120_000 });
-	check(`n8n import:workflow (${workflows.length} workflows, the ${workflows.length - 3} examples included)`, () =>
+	check(`n8n import:workflow (${workflows.length} workflows, the ${workflows.length - E2E_WORKFLOWS.length} examples included)`, () =>
 		expect(importWf.code === 0 && new RegExp(`imported ${workflows.length} workflow`, 'i').test(importWf.stdout + importWf.stderr), `exit ${importWf.code}; see ${importWf.outFile}`),
 	);
 
@@ -216,32 +222,51 @@ async function main() {
 	}
 }
 
-/** An active workflow (trigger → Create Draft "Seen <post id>") under `n8n start`; a post published in the sandbox must fire it once. */
+/**
+ * Two active workflows under one `n8n start`: New Published Post → Create Draft
+ * "Seen <post id>", and Post Metric Milestone (likes ≥ MILESTONE_LIKES) →
+ * Create Draft "Milestone <id> at <value>". A post published in the sandbox
+ * must fire the first once; a seeded post whose likes cross the threshold
+ * must fire the second once; one more poll of each fires nothing.
+ */
 async function triggerScenario(n8n, sandbox, baseEnv) {
-	const publish = await rt.runN8n(n8n.bin, ['publish:workflow', '--id=pwE2eTrigger0001'], { env: baseEnv, outDir: LOGS, label: 'publish-trigger', timeoutMs: 120_000 });
-	check('n8n publish:workflow activates the trigger workflow', () => expect(publish.code === 0, `exit ${publish.code}; see ${publish.errFile}`));
+	for (const id of ['pwE2eTrigger0001', 'pwE2eMilestone01']) {
+		const publish = await rt.runN8n(n8n.bin, ['publish:workflow', `--id=${id}`], { env: baseEnv, outDir: LOGS, label: `publish-${id}`, timeoutMs: 120_000 });
+		check(`n8n publish:workflow activates ${id}`, () => expect(publish.code === 0, `exit ${publish.code}; see ${publish.errFile}`));
+	}
 	sandbox.resetStats();
 	const port = await rt.freePort();
 	const out = fs.openSync(path.join(LOGS, 'n8n-start.out.log'), 'w');
 	const child = spawn(n8n.bin, ['start'], { env: { ...baseEnv, N8N_PORT: String(port) }, stdio: ['ignore', out, out], detached: true });
 	cleanups.push(() => rt.killGroup(child, 'SIGKILL'));
-	const seen = () => sandbox.state.account('acc_1').drafts.filter((d) => d.text.startsWith('Seen '));
+	const drafts = (prefix) => sandbox.state.account('acc_1').drafts.filter((d) => d.text.startsWith(prefix));
 	const log = () => fs.readFileSync(path.join(LOGS, 'n8n-start.out.log'), 'utf8');
-	// Wait for the activation (its first poll sets the watermark).
-	const activated = await waitFor(() => /Activated workflow "E2E: Post Writer trigger"|Editor is now accessible/.test(log()) && sandbox.stats.byRoute['GET /posts'] >= 1, 120_000);
-	check('n8n start activates the workflow and its first poll reads /posts', () => expect(activated, `not activated; see ${path.join(LOGS, 'n8n-start.out.log')}`));
+	const postsPolls = () => sandbox.stats.byRoute['GET /posts'] ?? 0;
+	// Wait for both activations: each first poll reads /posts (New Published Post sets its watermark, the milestone records the posts already over the threshold).
+	const activated = await waitFor(
+		() => /Activated workflow "E2E: Post Writer trigger"|Editor is now accessible/.test(log()) && /E2E: Post Writer milestone trigger|Editor is now accessible/.test(log()) && postsPolls() >= 2,
+		120_000,
+	);
+	check('n8n start activates both trigger workflows and their first polls read /posts', () => expect(activated, `not activated; see ${path.join(LOGS, 'n8n-start.out.log')}`));
 	if (!activated) return;
 	const post = publishNow(sandbox);
-	say(`  published ${post.id} in the sandbox; waiting for the next poll (every minute)…`);
-	const fired = await waitFor(() => seen().length >= 1, 150_000);
+	const week = sandbox.state.account('acc_1').posts.filter((p) => Date.parse(p.publishedAt) > sandbox.clock.now() - 6 * 86_400_000 && p.id !== post.id);
+	const crossing = week[0];
+	const value = MILESTONE_LIKES + 7;
+	sandbox.state.setMetrics('acc_1', crossing.id, { likes: value });
+	say(`  published ${post.id} and raised the likes of ${crossing.id} to ${value} in the sandbox; waiting for the next polls (every minute)…`);
+	const fired = await waitFor(() => drafts('Seen ').length >= 1 && drafts('Milestone ').length >= 1, 150_000);
 	if (fired) {
-		// One more poll must not fire again.
-		const polls = sandbox.stats.byRoute['GET /posts'];
-		await waitFor(() => sandbox.stats.byRoute['GET /posts'] > polls, 90_000);
+		// One more poll of each must not fire again.
+		const polls = postsPolls();
+		await waitFor(() => postsPolls() >= polls + 2, 90_000);
 		await new Promise((r) => setTimeout(r, 3000));
 	}
-	check('the trigger fired once for the published post, and not again', () => {
-		equal(seen().map((d) => d.text), [`Seen ${post.id}`], 'drafts written by the triggered workflow');
+	check('New Published Post fired once for the published post, and not again', () => {
+		equal(drafts('Seen ').map((d) => d.text), [`Seen ${post.id}`], 'drafts written by the triggered workflow');
+	});
+	check('Post Metric Milestone fired once for the post that crossed the threshold, and not again', () => {
+		equal(drafts('Milestone ').map((d) => d.text), [`Milestone ${crossing.id}:likes:${MILESTONE_LIKES} at ${value}`], 'drafts written by the milestone workflow');
 	});
 	rt.killGroup(child, 'SIGTERM');
 	await waitFor(() => child.exitCode !== null || child.signalCode !== null, 20_000);

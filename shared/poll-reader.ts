@@ -3,6 +3,8 @@
  * polling logic that makes requests. The state they feed is polling.ts.
  */
 import type { InputOf, OutputOf } from './catalogue';
+import type { MilestoneConfig, NewDraftState, Stamped } from './event-state';
+import { newestFirst, stampDraft, stampDrafts, windowStart } from './event-state';
 import type { FetchOptions, PostWatermarkState, PostsRead, StampedItem, UnreadableRecord } from './polling';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, calendarWindow, detectOrder, stampAll, stampPosts, unreadableEntries, upcomingEntries } from './polling';
 import type { CalendarEntry, ListPage } from './types';
@@ -10,9 +12,28 @@ import type { Obj } from './values';
 
 /** What the reads need of a client; the core client has it (a structural type, so this module does not import the client). */
 export interface PollClient {
-	page(key: 'listPosts', input: InputOf<'listPosts'>, options: { pageSize?: number; query?: Record<string, string | number> }): Promise<ListPage<Obj>>;
+	page(
+		key: 'listPosts' | 'listDrafts',
+		input: InputOf<'listPosts'>,
+		options: { pageSize?: number; query?: Record<string, string | number> },
+	): Promise<ListPage<Obj>>;
 	getCalendar(input: InputOf<'getCalendar'>): Promise<OutputOf<'getCalendar'>>;
+	getCredits(input: InputOf<'getCredits'>): Promise<OutputOf<'getCredits'>>;
 }
+
+/** The list a walk reads, and how its records are stamped with an id and a time (those that cannot be, apart). */
+interface Walked {
+	key: 'listPosts' | 'listDrafts';
+	stamp: (records: Obj[]) => { stamped: StampedItem[]; unreadable: UnreadableRecord[] };
+}
+const POSTS: Walked = { key: 'listPosts', stamp: stampAll };
+const DRAFTS: Walked = {
+	key: 'listDrafts',
+	stamp: (records) => ({
+		stamped: stampDrafts(records).stamped,
+		unreadable: records.filter((r) => stampDraft(r) === undefined).map((record) => ({ record, missing: ['id', 'createdAt'] })),
+	}),
+};
 
 /**
  * Reads /posts page by page. A list seen to be newest first stops as soon as
@@ -24,6 +45,7 @@ async function walkPosts(
 	client: PollClient,
 	options: FetchOptions,
 	enough: (stamped: StampedItem[], page: StampedItem[]) => boolean,
+	list: Walked = POSTS,
 ): Promise<PostsRead> {
 	const pageSize = options.pageSize ?? POSTS_PAGE_SIZE;
 	const maxPages = Math.max(1, options.maxPages ?? POSTS_MAX_PAGES);
@@ -34,10 +56,10 @@ async function walkPosts(
 	let query: Record<string, string | number> = {};
 	let requests = 0;
 	for (;;) {
-		const result = await client.page('listPosts', {}, { pageSize, query });
+		const result = await client.page(list.key, {}, { pageSize, query });
 		requests++;
 		records.push(...result.items);
-		const { stamped: page, unreadable: lost } = stampAll(result.items);
+		const { stamped: page, unreadable: lost } = list.stamp(result.items);
 		stamped.push(...page);
 		unreadable.push(...lost);
 		let next: Record<string, string | number> | undefined;
@@ -105,4 +127,48 @@ export async function readUpcoming(client: PollClient, now: number, lookaheadMs:
 /** Reads the calendar over the window and returns the upcoming scheduled entries. */
 export async function fetchUpcoming(client: PollClient, now: number, lookaheadMs: number): Promise<CalendarEntry[]> {
 	return (await readUpcoming(client, now, lookaheadMs)).entries;
+}
+
+// ---------------------------------------------------------------------------
+// The later events (state in event-state.ts)
+
+/**
+ * Reads the posts of a milestone's watch window. Newest first, it stops at
+ * the first page that reaches a post older than the window; any other order
+ * is read to its end (up to maxPages). Records are returned as read; the
+ * window is applied by the state functions.
+ */
+export async function readPostsInWindow(client: PollClient, config: MilestoneConfig, now: number, options: FetchOptions = {}): Promise<PostsRead> {
+	const since = windowStart(now, config);
+	return await walkPosts(client, options, (_stamped, page) => page.some((item) => item.at < since));
+}
+
+/**
+ * Reads the drafts created since the watermark (by creation time), as
+ * readPostsSince does for posts: one request in steady state when /drafts is
+ * newest first, the whole list (bounded) otherwise.
+ */
+export async function readDraftsSince(client: PollClient, state: NewDraftState, options: FetchOptions = {}): Promise<PostsRead> {
+	const watermark = state.watermark ? Date.parse(state.watermark) : undefined;
+	return await walkPosts(
+		client,
+		options,
+		(_stamped, page) => {
+			if (!state.initialised) return true;
+			if (watermark === undefined) return false;
+			return page.some((item) => item.at <= watermark);
+		},
+		DRAFTS,
+	);
+}
+
+/** The newest `count` drafts by creation time, newest first, whatever the API's order (Zapier's New Draft, n8n's Fetch Test Event). */
+export async function fetchNewestDrafts(client: PollClient, count: number, options: FetchOptions = {}): Promise<PostsRead & { newest: Stamped[] }> {
+	const read = await walkPosts(client, options, (stamped) => stamped.length >= count, DRAFTS);
+	return { ...read, newest: newestFirst(stampDrafts(read.records).stamped).slice(0, Math.max(0, count)) };
+}
+
+/** The balance and the history of transactions, for Credits Low. */
+export async function fetchCredits(client: PollClient): Promise<OutputOf<'getCredits'>> {
+	return await client.getCredits({});
 }

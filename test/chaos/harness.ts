@@ -96,8 +96,18 @@ export interface Chaos {
 	publishPosts(count: number): string[];
 	/** Schedules `count` drafts `inMs` ahead (one minute apart); returns their `${draftId}:${iso}` keys. */
 	scheduleDrafts(count: number, inMs: number): string[];
+	/** Publishes `count` posts and raises their likes to MILESTONE_LIKES; returns their milestone ids (`${postId}:likes:${MILESTONE_LIKES}`). */
+	reachMilestones(count: number): string[];
+	/** Creates `count` drafts (the application's route); returns their ids. */
+	createDrafts(count: number): string[];
+	/** `count` falls of the balance below CREDITS_THRESHOLD, each followed by a top-up; returns `${transactionId}:${CREDITS_THRESHOLD}`. */
+	creditFalls(count: number): string[];
 	close(): Promise<void>;
 }
+
+/** The thresholds the chaos suite's milestone and credits triggers watch. */
+export const MILESTONE_LIKES = 100_000;
+export const CREDITS_THRESHOLD = 20;
 
 export async function startChaos(seed: string, options: Partial<SandboxOptions> = {}): Promise<Chaos> {
 	const watchers: Watcher[] = [];
@@ -205,6 +215,27 @@ export async function startChaos(seed: string, options: Partial<SandboxOptions> 
 				const draft = sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Chaos scheduled ${i} at ${iso}`, iso);
 				return `${draft.id}:${iso}`;
 			});
+		},
+		reachMilestones(count) {
+			const ids = chaos.publishPosts(count);
+			for (const id of ids) sb.state.setMetrics(DEFAULT_ACCOUNT_ID, id, { likes: MILESTONE_LIKES });
+			return ids.map((id) => `${id}:likes:${MILESTONE_LIKES}`);
+		},
+		createDrafts(count) {
+			sb.clock.advance(1000);
+			return Array.from({ length: count }, (_, i) => sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Chaos draft ${i}`, null).id);
+		},
+		creditFalls(count) {
+			const out: string[] = [];
+			for (let i = 0; i < count; i++) {
+				sb.clock.advance(1000);
+				const balance = sb.state.account(DEFAULT_ACCOUNT_ID).credits;
+				if (balance < CREDITS_THRESHOLD) sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, CREDITS_THRESHOLD + 5 - balance, 'grant');
+				const fall = sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, CREDITS_THRESHOLD - 1 - sb.state.account(DEFAULT_ACCOUNT_ID).credits);
+				sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, 10, 'grant');
+				out.push(`${fall.id}:${CREDITS_THRESHOLD}`);
+			}
+			return out;
 		},
 		async close() {
 			for (const t of timers) {

@@ -1,20 +1,22 @@
 /**
  * The chaos matrix, run once per platform driver: every fault class of the
  * sandbox through an action (Generate, 4 items; Get Many Drafts; Create Post
- * (Guided)) and through both triggers over successive polls with persisted
- * state. For each: items in = items out or a clear per-item error; 0 duplicate
+ * (Guided)) and through the five trigger events over successive polls with
+ * persisted state. For each: items in = items out or a clear per-item error; 0 duplicate
  * and 0 missed trigger fires; credits spent = calls that were charged.
  *
  * Faults are aimed at one request (the n-th to a route) through the sandbox's
  * fault injection, before or after the call was handled (and charged).
  * WORKFLOW_BUSY is injected by marking each new creation workflow busy in the
  * sandbox state for 300 ms; it only exists on creation routes, so the
- * triggers (GET /posts, GET /calendar) have no WORKFLOW_BUSY case. A revoked
+ * triggers (GET /posts, /calendar, /drafts, /credits) have no WORKFLOW_BUSY
+ * case. Credits Low skips the "credits exhausted" case: a balance set to 0 is
+ * the very event it watches. A revoked
  * key is revoked in the sandbox state mid-run; for the triggers the user then
  * replaces it, and the next poll must catch up without a miss.
  */
 import type { FaultOptions, RetryHeader } from '../../sandbox/server';
-import { startChaos, type Chaos } from './harness';
+import { CREDITS_THRESHOLD, MILESTONE_LIKES, startChaos, type Chaos } from './harness';
 import type { ActionRun, Driver, DriverContext, PollResult, TriggerPoller } from './drivers/types';
 
 const KEY_FORMAT = /pw_live_[0-9a-f]{32}/;
@@ -264,14 +266,23 @@ function matrix(driver: Driver, seed: string): void {
 		});
 	});
 
-	for (const trigger of ['New Published Post', 'Upcoming Scheduled Draft'] as const) {
+	/** Each trigger: the route it polls, its poller and how the sandbox makes `n` events for it. */
+	const TRIGGERS: Record<string, { route: string; poller: () => TriggerPoller; produce: (n: number) => string[] }> = {
+		'New Published Post': { route: 'GET /posts', poller: () => driver.newPostTrigger(ctx()), produce: (n) => chaos.publishPosts(n) },
+		'Upcoming Scheduled Draft': { route: 'GET /calendar', poller: () => driver.upcomingTrigger(ctx(), 60), produce: (n) => chaos.scheduleDrafts(n, 20 * 60_000) },
+		'Post Metric Milestone': { route: 'GET /posts', poller: () => driver.milestoneTrigger(ctx(), MILESTONE_LIKES), produce: (n) => chaos.reachMilestones(n) },
+		'New Draft': { route: 'GET /drafts', poller: () => driver.newDraftTrigger(ctx()), produce: (n) => chaos.createDrafts(n) },
+		'Credits Low': { route: 'GET /credits', poller: () => driver.creditsLowTrigger(ctx(), CREDITS_THRESHOLD), produce: (n) => chaos.creditFalls(n) },
+	};
+	for (const trigger of Object.keys(TRIGGERS)) {
 		describe(`${driver.name} trigger: ${trigger}`, () => {
-			const route = trigger === 'New Published Post' ? 'GET /posts' : 'GET /calendar';
-			test.each(TRIGGER_CASES.map((c) => [c.name, c] as const))('%s: every event fires exactly once', async (_name, kase) => {
+			const { route } = TRIGGERS[trigger];
+			// Setting the balance to 0 is itself a fall below the threshold: not a fault for Credits Low.
+			const cases = trigger === 'Credits Low' ? TRIGGER_CASES.filter((c) => !c.name.startsWith('credits exhausted')) : TRIGGER_CASES;
+			test.each(cases.map((c) => [c.name, c] as const))('%s: every event fires exactly once', async (_name, kase) => {
 				if (kase.retryHeader) chaos.sb.configure({ retryHeader: kase.retryHeader });
-				const poller: TriggerPoller =
-					trigger === 'New Published Post' ? driver.newPostTrigger(ctx()) : driver.upcomingTrigger(ctx(), 60);
-				const produce = (n: number) => (trigger === 'New Published Post' ? chaos.publishPosts(n) : chaos.scheduleDrafts(n, 20 * 60_000));
+				const poller: TriggerPoller = TRIGGERS[trigger].poller();
+				const produce = TRIGGERS[trigger].produce;
 
 				const activation = await poller.poll();
 				expect(activation).toEqual({ fired: [] }); // nothing that existed at activation fires

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { INode, INodeProperties, INodeTypes, IWorkflowDataProxyAdditionalKeys } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeTypes, IWorkflowDataProxyAdditionalKeys } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
@@ -13,6 +13,7 @@ import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterT
 import { BRAND } from '../../shared/brand';
 import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';
 import { normaliseBaseUrl } from '../../shared/validate';
+import { MILESTONE_METRICS, OTHER_METRIC } from '../../shared/event-state';
 
 const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;
@@ -88,13 +89,59 @@ describe('Post Writer node description', () => {
 });
 
 describe('Post Writer Trigger description', () => {
-	test('polling trigger with the two events', () => {
+	test('polling trigger with its five events, sorted by name; no tool use', () => {
 		expect(trigger.name).toBe(BRAND.n8nTriggerName);
 		expect(trigger.displayName).toBe(`${BRAND.displayName} Trigger`);
 		expect(trigger.polling).toBe(true);
 		expect(trigger.inputs).toEqual([]);
 		const event = trigger.properties.find((p) => p.name === 'event');
-		expect((event?.options ?? []).map((o) => (o as { value: string }).value)).toEqual(['newPublishedPost', 'upcomingScheduledDraft']);
+		expect((event?.options ?? []).map((o) => [(o as { name: string }).name, (o as { value: string }).value])).toEqual([
+			['Credits Low', 'creditsLow'],
+			['New Draft', 'newDraft'],
+			['New Published Post', 'newPublishedPost'],
+			['Post Metric Milestone', 'postMetricMilestone'],
+			['Upcoming Scheduled Draft', 'upcomingScheduledDraft'],
+		]);
+		expect(trigger).not.toHaveProperty('usableAsTool');
+	});
+
+	test("the milestone's metric options are the core's metrics plus 'Other Metric'", () => {
+		const metric = trigger.properties.find((p) => p.name === 'metric');
+		const values = (metric?.options ?? []).map((o) => (o as { value: string }).value).sort();
+		expect(values).toEqual([...MILESTONE_METRICS.map((m) => m.value), OTHER_METRIC].sort());
+		for (const m of MILESTONE_METRICS) expect(metric?.options).toContainEqual(expect.objectContaining({ name: m.label, value: m.value }));
+	});
+
+	test.each([
+		['creditsLow', 'Credits Low'],
+		['newDraft', 'New Draft'],
+		['newPublishedPost', 'New Published Post'],
+		['postMetricMilestone', 'Post Metric Milestone'],
+		['upcomingScheduledDraft', 'Upcoming Scheduled Draft'],
+	])("the subtitle of event '%s' is its name, by n8n's expression engine", (value, name) => {
+		const node: INode = { id: 't', name: 'Trigger', type: 'x.trigger', typeVersion: 1, position: [0, 0], parameters: { event: value } };
+		const type = new PostWriterTrigger();
+		const nodeTypes = { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) } as unknown as INodeTypes;
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		expect(workflow.expression.getSimpleParameterValue(node, String(trigger.subtitle), 'manual', {} as IWorkflowDataProxyAdditionalKeys)).toBe(name);
+	});
+
+	test('each event shows only its own options', () => {
+		const shown = (event: string) =>
+			trigger.properties.filter((p) => p.name !== 'event' && (p.displayOptions?.show?.event as string[] | undefined)?.includes(event)).map((p) => p.name);
+		expect(shown('newPublishedPost')).toEqual([]);
+		expect(shown('newDraft')).toEqual([]);
+		expect(shown('upcomingScheduledDraft')).toEqual(['notifyAmount', 'notifyUnit']);
+		expect(shown('postMetricMilestone')).toEqual(['metric', 'metricName', 'threshold', 'watchDays']);
+		expect(shown('creditsLow')).toEqual(['threshold']);
+	});
+
+	test("the two 'Threshold' parameters keep their own defaults, as n8n resolves them", () => {
+		const resolve = (event: string) =>
+			NodeHelpers.getNodeParameters(trigger.properties, { event } as INodeParameters, true, false, { typeVersion: 1 }, null) as INodeParameters;
+		expect(resolve('creditsLow')).toMatchObject({ event: 'creditsLow', threshold: 10 });
+		expect(resolve('postMetricMilestone')).toMatchObject({ event: 'postMetricMilestone', metric: 'likes', threshold: 100, watchDays: 7 });
+		expect(resolve('newDraft')).not.toHaveProperty('threshold');
 	});
 });
 

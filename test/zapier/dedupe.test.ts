@@ -161,3 +161,88 @@ test('Upcoming Scheduled Draft: each (draft, time) fires once; a rescheduled dra
 		expect(at - firedAt[id]).toBeLessThanOrEqual(60 * MIN);
 	}
 });
+
+describe('the later triggers under Zapier\'s dedupe', () => {
+	const DAY = 86_400_000;
+	const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
+	let seed = 9;
+	const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+
+	test('New Post Milestone: once per post crossing the threshold, newest post first, none of those there at activation; 60 polls over 15 days', async () => {
+		const input = { metric: 'likes', threshold: '450', watchDays: '7' };
+		const zap = new ZapierDedupe();
+		const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'postMetricMilestone', bundle(input, meta, auth()));
+		const overNow = () => {
+			const since = Date.now() - 7 * DAY;
+			return account().posts.filter((p) => Date.parse(p.publishedAt) >= since && p.metrics.likes >= 450).map((p) => p.id);
+		};
+		const seeded = await poll({ isPopulatingDedupe: true });
+		expect(zap.accept(seeded)).toEqual([]);
+		const atActivation = new Set(overNow());
+		const expected = new Set<string>();
+		for (let round = 0; round < 60; round++) {
+			advance(Math.floor(rnd() * 6 * 3_600_000));
+			if (rnd() < 0.3) {
+				sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Post ${round}`, new Date(Date.now() - 1000).toISOString());
+				sb.publishDue();
+			}
+			for (const p of account().posts.filter((x) => Date.parse(x.publishedAt) > Date.now() - 9 * DAY)) {
+				if (rnd() < 0.2) sb.state.setMetrics(DEFAULT_ACCOUNT_ID, p.id, { likes: p.metrics.likes + Math.floor(rnd() * 60) });
+			}
+			for (const id of overNow()) if (!atActivation.has(id)) expected.add(id);
+			const items = await poll();
+			const at = items.map((i: { publishedAt: string }) => Date.parse(i.publishedAt));
+			expect([...at].sort((a, b) => b - a)).toEqual(at); // newest first
+			zap.accept(items);
+			expect([...zap.fired].sort()).toEqual([...expected].map((id) => `${id}:likes:450`).sort());
+		}
+		expect(expected.size).toBeGreaterThan(5);
+	});
+
+	test('New Draft: once per draft, by any route, newest first; 40 polls', async () => {
+		const zap = new ZapierDedupe();
+		const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'newDraft', bundle({}, { timezone: 'Europe/Paris', ...meta }, auth()));
+		expect(zap.accept(await poll({ isPopulatingDedupe: true }))).toEqual([]);
+		const created: string[] = [];
+		for (let round = 0; round < 40; round++) {
+			advance(Math.floor(1 + rnd() * 10) * MIN);
+			const n = rnd() < 0.3 ? 0 : 1 + Math.floor(rnd() * 3);
+			for (let i = 0; i < n; i++) {
+				if (rnd() < 0.5) created.push((await run('creates', 'createDraft', bundle({ text: `Zap draft ${round}.${i}` }, {}, auth()))).id);
+				else created.push(sb.state.createDraft(DEFAULT_ACCOUNT_ID, `App draft ${round}.${i}`, null).id);
+			}
+			const items = await poll();
+			const at = items.map((i: { createdAt: string }) => Date.parse(i.createdAt));
+			expect([...at].sort((a, b) => b - a)).toEqual(at);
+			zap.accept(items);
+			expect([...zap.fired].sort()).toEqual([...created].sort());
+		}
+		expect(created.length).toBeGreaterThan(30);
+	});
+
+	test('Low Credit Balance: once per fall below the threshold, re-armed by a top-up, a fall and top-up between polls included', async () => {
+		const zap = new ZapierDedupe();
+		const threshold = 60;
+		const poll = (meta: Record<string, unknown> = {}) => run('triggers', 'creditsLow', bundle({ threshold: String(threshold) }, meta, auth()));
+		sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, -50); // 50: below at activation
+		expect(zap.accept(await poll({ isPopulatingDedupe: true }))).toEqual([]);
+		const from = account().history.length;
+		for (let round = 0; round < 50; round++) {
+			advance(MIN);
+			const r = rnd();
+			if (r < 0.4) sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, -Math.floor(rnd() * 10));
+			else if (r < 0.7) sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, Math.floor(rnd() * 20), 'grant');
+			else if (r < 0.8 && account().credits >= threshold) {
+				sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, threshold - 1 - account().credits);
+				sb.state.adjustCredits(DEFAULT_ACCOUNT_ID, 30, 'grant');
+			}
+			zap.accept(await poll());
+			const expected = account()
+				.history.slice(from)
+				.filter((tx) => tx.balanceAfter - tx.amount >= threshold && tx.balanceAfter < threshold)
+				.map((tx) => `${tx.id}:${threshold}`);
+			expect(zap.fired).toEqual(expected);
+		}
+		expect(zap.fired.length).toBeGreaterThan(2);
+	});
+});

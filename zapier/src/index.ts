@@ -20,6 +20,9 @@ import listDraftsTrigger from './triggers/listDrafts';
 import listWritingProfilesTrigger from './triggers/listWritingProfiles';
 import newPublishedPost from './triggers/newPublishedPost';
 import upcomingScheduledDraft from './triggers/upcomingScheduledDraft';
+import postMetricMilestone from './triggers/postMetricMilestone';
+import newDraft from './triggers/newDraft';
+import creditsLow from './triggers/creditsLow';
 
 import activateWritingProfile from './creates/activateWritingProfile';
 import analyzePost from './creates/analyzePost';
@@ -64,6 +67,9 @@ export default defineApp({
 	triggers: {
 		[newPublishedPost.key]: newPublishedPost,
 		[upcomingScheduledDraft.key]: upcomingScheduledDraft,
+		[postMetricMilestone.key]: postMetricMilestone,
+		[newDraft.key]: newDraft,
+		[creditsLow.key]: creditsLow,
 		[listWritingProfilesTrigger.key]: listWritingProfilesTrigger,
 		[listDraftsTrigger.key]: listDraftsTrigger,
 	},

@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { BRAND } from '../../shared/brand';
+import { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, OTHER_METRIC } from '../../shared/event-state';
 import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS } from '../../shared/polling';
 import { pollTrigger } from './poll';
 
@@ -12,8 +13,9 @@ export class PostWriterTrigger implements INodeType {
 		icon: { light: 'file:postWriter.svg', dark: 'file:postWriter.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "newPublishedPost" ? "New Published Post" : "Upcoming Scheduled Draft" }}',
-		description: 'Starts the workflow when a post is published or when a scheduled draft comes near',
+		subtitle:
+			'={{ $parameter["event"] === "creditsLow" ? "Credits Low" : $parameter["event"] === "newDraft" ? "New Draft" : $parameter["event"] === "postMetricMilestone" ? "Post Metric Milestone" : $parameter["event"] === "upcomingScheduledDraft" ? "Upcoming Scheduled Draft" : "New Published Post" }}',
+		description: 'Starts the workflow when a post is published or reaches a milestone, a draft is created or comes near, or credits run low',
 		defaults: { name: `${BRAND.displayName} Trigger` },
 		polling: true,
 		inputs: [],
@@ -27,9 +29,24 @@ export class PostWriterTrigger implements INodeType {
 				noDataExpression: true,
 				options: [
 					{
+						name: 'Credits Low',
+						value: 'creditsLow',
+						description: "Once each time the credit balance falls below 'Threshold'; again after it has gone back up",
+					},
+					{
+						name: 'New Draft',
+						value: 'newDraft',
+						description: 'Once per draft created after the workflow is activated, by any route, with its status and scheduled time',
+					},
+					{
 						name: 'New Published Post',
 						value: 'newPublishedPost',
 						description: 'Once per post published after the workflow is activated, with its metrics',
+					},
+					{
+						name: 'Post Metric Milestone',
+						value: 'postMetricMilestone',
+						description: "Once per post when its chosen metric reaches 'Threshold', days after publication too",
 					},
 					{
 						name: 'Upcoming Scheduled Draft',
@@ -55,6 +72,59 @@ export class PostWriterTrigger implements INodeType {
 				options: NOTIFY_UNITS.map((unit) => ({ name: unit.label, value: unit.value })),
 				default: 'hours',
 				displayOptions: { show: { event: ['upcomingScheduledDraft'] } },
+			},
+			{
+				displayName: 'Metric',
+				name: 'metric',
+				type: 'options',
+				// The values of MILESTONE_METRICS (a test checks they agree), written out for n8n's lint.
+				options: [
+					{ name: 'Comments', value: 'comments' },
+					{ name: 'Impressions', value: 'impressions' },
+					{ name: 'Likes', value: 'likes' },
+					{ name: 'Other Metric', value: 'other', description: "Any other numeric metric the API returns, named in 'Metric Name'" },
+					{ name: 'Reposts (Shares)', value: 'shares' },
+				],
+				default: 'likes',
+				description: 'The engagement metric to watch',
+				displayOptions: { show: { event: ['postMetricMilestone'] } },
+			},
+			{
+				displayName: 'Metric Name',
+				name: 'metricName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. saves',
+				description: 'The name of the metric as the API returns it',
+				displayOptions: { show: { event: ['postMetricMilestone'], metric: [OTHER_METRIC] } },
+			},
+			{
+				displayName: 'Threshold',
+				name: 'threshold',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 100,
+				description: 'The workflow starts once per post when the metric reaches this value',
+				displayOptions: { show: { event: ['postMetricMilestone'] } },
+			},
+			{
+				displayName: 'Watch Posts of the Last (Days)',
+				name: 'watchDays',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WATCH_DAYS, numberPrecision: 0 },
+				default: DEFAULT_WATCH_DAYS,
+				description: `Posts published in this many days are watched (at most ${MAX_WATCH_DAYS}); older posts are forgotten`,
+				displayOptions: { show: { event: ['postMetricMilestone'] } },
+			},
+			{
+				displayName: 'Threshold',
+				name: 'threshold',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 10,
+				description: 'The workflow starts when the credit balance falls below this number of credits',
+				displayOptions: { show: { event: ['creditsLow'] } },
 			},
 		],
 	};

@@ -10,23 +10,50 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
+import type { OperationKey } from '../../shared/catalogue';
+import type { CreditsLowState, MilestoneConfig, MilestoneState, NewDraftState } from '../../shared/event-state';
 import type { NotifyUnit, PostWatermarkState, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
-import { fetchNewestPosts, readPostsSince, readUpcoming } from '../../shared/poll-reader';
+import {
+	MAX_MILESTONE_POSTS,
+	creditThreshold,
+	creditsLowHistory,
+	creditsLowOutput,
+	draftEvent,
+	milestoneCandidates,
+	milestoneConfig,
+	milestoneEvent,
+	selectCreditsLow,
+	selectMilestones,
+	selectNewDrafts,
+} from '../../shared/event-state';
+import { fetchCredits, fetchNewestDrafts, fetchNewestPosts, readDraftsSince, readPostsInWindow, readPostsSince, readUpcoming } from '../../shared/poll-reader';
 import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning, unreadableMessage } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
-export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft';
+export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft' | 'postMetricMilestone' | 'newDraft' | 'creditsLow';
 
 export interface TriggerStaticData {
 	newPublishedPost?: PostWatermarkState;
 	upcomingScheduledDraft?: UpcomingState;
+	postMetricMilestone?: MilestoneState;
+	newDraft?: NewDraftState;
+	creditsLow?: CreditsLowState;
 	[key: string]: unknown;
 }
+
+/** The operation each event reads (named in its errors). */
+const READS: Record<TriggerEvent, OperationKey> = {
+	newPublishedPost: 'listPosts',
+	upcomingScheduledDraft: 'getCalendar',
+	postMetricMilestone: 'listPosts',
+	newDraft: 'listDrafts',
+	creditsLow: 'getCredits',
+};
 
 /**
  * Posts read per page. When /posts is newest first, a quiet poll is one
@@ -110,8 +137,105 @@ async function pollUpcoming(ctx: IPollFunctions, client: PostWriterClient, data:
 	return fresh.length > 0 ? [fresh.map((entry) => ({ json: upcomingItem(entry, now) }))] : null;
 }
 
+/** Post Metric Milestone's options; the core refuses bad ones, naming the field. */
+function readMilestoneConfig(ctx: IPollFunctions): MilestoneConfig {
+	return milestoneConfig({
+		metric: ctx.getNodeParameter('metric', 'likes'),
+		metricName: ctx.getNodeParameter('metricName', ''),
+		threshold: ctx.getNodeParameter('threshold', 100),
+		watchDays: ctx.getNodeParameter('watchDays', 7),
+	});
+}
+
+/** Writes a state only when it changed, so that a quiet poll does not save the workflow. */
+function store<K extends 'postMetricMilestone' | 'newDraft' | 'creditsLow'>(data: TriggerStaticData, key: K, next: TriggerStaticData[K]): void {
+	if (JSON.stringify(next) !== JSON.stringify(data[key])) data[key] = next;
+}
+
+async function pollMilestones(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
+	const config = readMilestoneConfig(ctx);
+	const now = Date.now();
+	const read = await readPostsInWindow(client, config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportUnreadable(ctx, data.postMetricMilestone === undefined, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
+	const { fresh, state: next, overflowed } = selectMilestones(read.records, data.postMetricMilestone ?? {}, config, now);
+	const warning = truncationWarning(read);
+	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning}`, { node: ctx.getNode().name, order: read.order, requests: read.requests });
+	if (overflowed) {
+		ctx.logger.warn(
+			`${BRAND.displayName} Trigger: more than ${MAX_MILESTONE_POSTS} posts of the watch window reached the threshold; the oldest are remembered only by their date, and an older post reaching it later will not fire. Shorten the watch window.`,
+			{ node: ctx.getNode().name },
+		);
+	}
+	store(data, 'postMetricMilestone', next);
+	// Oldest post first, as New Published Post emits.
+	return fresh.length > 0 ? [[...fresh].reverse().map((c) => ({ json: milestoneEvent(c, config) as IDataObject }))] : null;
+}
+
+async function pollNewDrafts(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
+	const state = data.newDraft ?? {};
+	const read = await readDraftsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportUnreadable(ctx, !state.initialised, { kind: 'draft', unreadable: read.unreadable, total: read.records.length, source: 'GET /drafts' });
+	const { fresh, state: next } = selectNewDrafts(read.records, state);
+	const warning = truncationWarning(read);
+	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning.replace(/posts/g, 'drafts').replace(/published/g, 'created')}`, { node: ctx.getNode().name });
+	store(data, 'newDraft', next);
+	return fresh.length > 0 ? [[...fresh].reverse().map((d) => ({ json: draftEvent(d) as IDataObject }))] : null;
+}
+
+async function pollCreditsLow(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
+	const threshold = creditThreshold(ctx.getNodeParameter('threshold', 10));
+	const now = Date.now();
+	const credits = await fetchCredits(client);
+	const { fresh, state: next } = selectCreditsLow(credits, data.creditsLow ?? {}, threshold, now);
+	store(data, 'creditsLow', next);
+	return fresh.length > 0 ? [[...fresh].reverse().map((e) => ({ json: creditsLowOutput(e, credits, threshold, now) as IDataObject }))] : null;
+}
+
+/** A test event that cannot be shown: what is missing and what to do. */
+function nothingToShow(ctx: IPollFunctions, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${message}: there is nothing to show as a test event`, { description });
+}
+
+/** Fetch Test Event for the later events: the latest matching item, state untouched. */
+async function testLaterEvent(ctx: IPollFunctions, client: PostWriterClient, event: 'postMetricMilestone' | 'newDraft' | 'creditsLow'): Promise<INodeExecutionData[][]> {
+	const now = Date.now();
+	if (event === 'postMetricMilestone') {
+		const config = readMilestoneConfig(ctx);
+		const read = await readPostsInWindow(client, config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+		const latest = milestoneCandidates(read.records, config, now)[0];
+		if (!latest) {
+			throw nothingToShow(
+				ctx,
+				`No post of the last ${config.watchDays} day${config.watchDays === 1 ? '' : 's'} has ${config.threshold} ${config.metric} or more`,
+				`Lower 'Threshold' or widen the watch window to see a test event. The active workflow starts when a post reaches the threshold after its activation; posts already there never start it.`,
+			);
+		}
+		return [[{ json: milestoneEvent(latest, config) as IDataObject }]];
+	}
+	if (event === 'newDraft') {
+		const latest = (await fetchNewestDrafts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES })).newest[0];
+		if (!latest) {
+			throw nothingToShow(ctx, 'No draft yet', `Create a draft (${BRAND.displayName} › Draft › Create, or Generate with 'Save as Draft'), then fetch a test event again.`);
+		}
+		return [[{ json: draftEvent(latest) as IDataObject }]];
+	}
+	const threshold = creditThreshold(ctx.getNodeParameter('threshold', 10));
+	const credits = await fetchCredits(client);
+	const latest = creditsLowHistory(credits, threshold)[0];
+	if (latest) return [[{ json: creditsLowOutput(latest, credits, threshold, now) as IDataObject }]];
+	if (typeof credits.balance === 'number' && credits.balance < threshold) {
+		return [[{ json: creditsLowOutput({ id: `balance:${threshold}:${new Date(now).toISOString()}` }, credits, threshold, now) as IDataObject }]];
+	}
+	throw nothingToShow(
+		ctx,
+		`The balance (${String(credits.balance)} credits) is not below ${threshold}, and the history shows no fall below it`,
+		`Raise 'Threshold' above the balance to see a test event. The active workflow starts when the balance falls below the threshold after its activation.`,
+	);
+}
+
 /** Fetch Test Event: the latest matching item, state untouched. */
 async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: TriggerEvent): Promise<INodeExecutionData[][]> {
+	if (event === 'postMetricMilestone' || event === 'newDraft' || event === 'creditsLow') return await testLaterEvent(ctx, client, event);
 	if (event === 'newPublishedPost') {
 		const read = await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 		reportUnreadable(ctx, true, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
@@ -141,12 +265,23 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const event = this.getNodeParameter('event', 'newPublishedPost') as TriggerEvent;
 	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
 	const manual = this.getMode() === 'manual';
-	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data.upcomingScheduledDraft !== undefined;
+	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data[event] !== undefined;
 	let failure: unknown;
 	try {
 		const client = await createClient(this);
 		if (manual) return await testEvent(this, client, event);
-		return event === 'newPublishedPost' ? await pollNewPosts(this, client, data) : await pollUpcoming(this, client, data);
+		switch (event) {
+			case 'newPublishedPost':
+				return await pollNewPosts(this, client, data);
+			case 'postMetricMilestone':
+				return await pollMilestones(this, client, data);
+			case 'newDraft':
+				return await pollNewDrafts(this, client, data);
+			case 'creditsLow':
+				return await pollCreditsLow(this, client, data);
+			default:
+				return await pollUpcoming(this, client, data);
+		}
 	} catch (error) {
 		failure = error;
 	}
@@ -158,5 +293,5 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		});
 		return null;
 	}
-	throw toNodeError(this.getNode(), failure, 0, event === 'newPublishedPost' ? 'listPosts' : 'getCalendar');
+	throw toNodeError(this.getNode(), failure, 0, READS[event] ?? 'listPosts');
 }

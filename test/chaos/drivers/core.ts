@@ -4,7 +4,9 @@
  */
 import { PostWriterClient } from '../../../shared/client';
 import { runGuided } from '../../../shared/guided';
-import { fetchUpcoming, readPostsSince } from '../../../shared/poll-reader';
+import { fetchCredits, fetchUpcoming, readDraftsSince, readPostsInWindow, readPostsSince } from '../../../shared/poll-reader';
+import { milestoneConfig, selectCreditsLow, selectMilestones, selectNewDrafts } from '../../../shared/event-state';
+import type { CreditsLowState, MilestoneState, NewDraftState } from '../../../shared/event-state';
 import { selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../../shared/polling';
 import { createAxiosSend, realSleep } from '../../../sdk';
 import { record } from '../harness';
@@ -33,7 +35,45 @@ async function each<T>(inputs: T[], fn: (input: T) => Promise<unknown>): Promise
 	return { outcomes };
 }
 
+/** A poller over a pure state function: the state is saved (as JSON) only after a good poll. */
+function statePoller<S>(poll: (state: S) => Promise<{ fired: string[]; records: unknown[]; state: S }>): TriggerPoller {
+	let saved = '{}';
+	return {
+		async poll() {
+			try {
+				const next = await poll(JSON.parse(saved) as S);
+				saved = JSON.stringify(next.state);
+				for (const r of next.records) record('fire', r);
+				return { fired: next.fired };
+			} catch (e) {
+				record('error(poll)', e);
+				return { error: e instanceof Error ? e.message : String(e) };
+			}
+		},
+		stateBytes: () => Buffer.byteLength(saved),
+	};
+}
+
 export const coreDriver: Driver = {
+	milestoneTrigger: (ctx, threshold) =>
+		statePoller<MilestoneState>(async (state) => {
+			const config = milestoneConfig({ metric: 'likes', threshold, watchDays: 7 });
+			const now = Date.now();
+			const { records } = await readPostsInWindow(client(ctx), config, now, { pageSize: 10 });
+			const next = selectMilestones(records, state, config, now);
+			return { fired: next.fresh.map((c) => c.id), records: next.fresh.map((c) => c.record), state: next.state };
+		}),
+	newDraftTrigger: (ctx) =>
+		statePoller<NewDraftState>(async (state) => {
+			const { records } = await readDraftsSince(client(ctx), state, { pageSize: 10 });
+			const next = selectNewDrafts(records, state);
+			return { fired: next.fresh.map((d) => d.id), records: next.fresh.map((d) => d.record), state: next.state };
+		}),
+	creditsLowTrigger: (ctx, threshold) =>
+		statePoller<CreditsLowState>(async (state) => {
+			const next = selectCreditsLow(await fetchCredits(client(ctx)), state, threshold, Date.now());
+			return { fired: next.fresh.map((e) => e.id), records: next.fresh, state: next.state };
+		}),
 	name: 'core',
 	skipReason: () => undefined,
 	generate: (ctx, prompts) => each(prompts, (prompt) => client(ctx).generatePost({ prompt })),

@@ -98,4 +98,7 @@ export const n8nDriver: Driver = {
 	newPostTrigger: (ctx) => poller(ctx, { event: 'newPublishedPost' }, (json) => String(json.id)),
 	upcomingTrigger: (ctx, lookaheadMinutes) =>
 		poller(ctx, { event: 'upcomingScheduledDraft', notifyAmount: lookaheadMinutes, notifyUnit: 'minutes' }, (json) => upcomingFireKey(json)),
+	milestoneTrigger: (ctx, threshold) => poller(ctx, { event: 'postMetricMilestone', metric: 'likes', threshold, watchDays: 7 }, (json) => String(json.id)),
+	newDraftTrigger: (ctx) => poller(ctx, { event: 'newDraft' }, (json) => String(json.id)),
+	creditsLowTrigger: (ctx, threshold) => poller(ctx, { event: 'creditsLow', threshold }, (json) => String(json.id)),
 };

@@ -46,6 +46,12 @@ export interface Driver {
 	guided(ctx: DriverContext, topics: string[]): Promise<ActionRun>;
 	newPostTrigger(ctx: DriverContext): TriggerPoller;
 	upcomingTrigger(ctx: DriverContext, lookaheadMinutes: number): TriggerPoller;
+	/** Post Metric Milestone on likes ≥ `threshold` over 7 days; keys `${postId}:likes:${threshold}`. */
+	milestoneTrigger(ctx: DriverContext, threshold: number): TriggerPoller;
+	/** New Draft; keys: draft ids. */
+	newDraftTrigger(ctx: DriverContext): TriggerPoller;
+	/** Credits Low below `threshold`; keys `${transactionId}:${threshold}`. */
+	creditsLowTrigger(ctx: DriverContext, threshold: number): TriggerPoller;
 }
 
 /** `${draftId}:${iso}` of a calendar-like item. */

@@ -152,4 +152,8 @@ export const zapierDriver: Driver = {
 	newPostTrigger: (ctx) => dedupePoller(ctx, 'triggers.newPublishedPost.operation.perform', {}, (i) => String(i.id)),
 	upcomingTrigger: (ctx, lookaheadMinutes) =>
 		dedupePoller(ctx, 'triggers.upcomingScheduledDraft.operation.perform', { notifyBefore: String(lookaheadMinutes), notifyBeforeUnit: 'minutes' }, upcomingFireKey),
+	milestoneTrigger: (ctx, threshold) =>
+		dedupePoller(ctx, 'triggers.postMetricMilestone.operation.perform', { metric: 'likes', threshold: String(threshold), watchDays: '7' }, (i) => String(i.id)),
+	newDraftTrigger: (ctx) => dedupePoller(ctx, 'triggers.newDraft.operation.perform', {}, (i) => String(i.id)),
+	creditsLowTrigger: (ctx, threshold) => dedupePoller(ctx, 'triggers.creditsLow.operation.perform', { threshold: String(threshold) }, (i) => String(i.id)),
 };

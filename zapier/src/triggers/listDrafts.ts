@@ -25,7 +25,7 @@ export default defineTrigger({
 	key: 'listDrafts' satisfies OperationKey,
 	noun: 'Draft',
 	display: {
-		label: 'New Draft',
+		label: 'Draft List',
 		description: 'Triggers when a draft is added (lists drafts in dropdowns).',
 		hidden: true,
 	},

@@ -16,7 +16,7 @@ export default defineTrigger({
 	key: 'listWritingProfiles' satisfies OperationKey,
 	noun: 'Profile',
 	display: {
-		label: 'New Writing Profile',
+		label: 'Writing Profile List',
 		description: 'Triggers when a writing profile is added (lists them in dropdowns).',
 		hidden: true,
 	},

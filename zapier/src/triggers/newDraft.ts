@@ -1,0 +1,54 @@
+/**
+ * New Draft: polls /drafts and returns the newest drafts first (by creation
+ * time), each with `id` = the draft id, its status and its scheduled time when
+ * it has one. Zapier's dedupe makes each draft fire once, whichever route
+ * created it (the app, the API, Generate with "Save as Draft"). A draft
+ * created and published between two polls is no longer listed by /drafts;
+ * New Published Post fires for it.
+ */
+import { defineTrigger } from '../define';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { draftEvent } from '../../../shared/event-state';
+import { fetchNewestDrafts } from '../../../shared/poll-reader';
+import { clientFor } from '../client';
+import { withErrors } from '../errors';
+import { outputFieldsFor, sampleFor } from '../fields';
+import { isoInZone, zoneOf } from '../time';
+
+export const PAGE_SIZE = 100;
+/** Drafts returned per poll; more when Zapier seeds its dedupe list. */
+export const POLL_COUNT = PAGE_SIZE;
+export const DEDUPE_SEED_LIMIT = 200;
+export const MAX_PAGES = 40;
+
+const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const zone = zoneOf(bundle.meta);
+	const limit = bundle.meta?.limit;
+	const count = bundle.meta?.isPopulatingDedupe ? DEDUPE_SEED_LIMIT : typeof limit === 'number' && limit > 0 ? Math.min(limit, PAGE_SIZE) : POLL_COUNT;
+	const read = await fetchNewestDrafts(clientFor(z, bundle), count, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	return read.newest.map((d) => {
+		const out = draftEvent(d);
+		const scheduled = typeof out.scheduledAt === 'string' ? Date.parse(out.scheduledAt) : undefined;
+		return { ...out, createdAtLocal: isoInZone(d.at, zone), scheduledAtLocal: scheduled === undefined ? null : isoInZone(scheduled, zone) };
+	});
+});
+
+const draft = sampleFor('listDrafts');
+
+export default defineTrigger({
+	key: 'newDraft',
+	noun: 'Draft',
+	display: {
+		label: 'New Draft',
+		description: 'Triggers when a draft is created.',
+	},
+	operation: {
+		type: 'polling',
+		perform,
+		sample: { ...draft, draftId: draft.id, createdAtLocal: '2026-11-21T10:00:00+01:00', scheduledAtLocal: '2026-11-24T09:30:00+01:00' },
+		outputFields: outputFieldsFor('listDrafts', [
+			{ key: 'createdAtLocal', label: 'Created At (Your Time Zone)', type: 'datetime' },
+			{ key: 'scheduledAtLocal', label: 'Scheduled At (Your Time Zone)', type: 'datetime' },
+		]),
+	},
+});
