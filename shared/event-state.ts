@@ -20,6 +20,7 @@
  * is bounded), so the watermark is written again here, generic in its time.
  */
 import { ValidationError } from './errors';
+import { readCredits, readDraft, readPost } from './records';
 import type { CreditTransaction, CreditsOutput } from './types';
 import type { Obj } from './values';
 import { isObj } from './values';
@@ -108,9 +109,11 @@ const DRAFT_CREATED_KEYS = ['createdAt', 'created_at', 'creationDate', 'created'
 
 /** A draft's id and creation time, or undefined when either is missing. */
 export function stampDraft(record: Obj): Stamped | undefined {
-	const id = firstId(record, DRAFT_ID_KEYS);
-	const at = firstTime(record, DRAFT_CREATED_KEYS);
-	return id === undefined || at === undefined ? undefined : { id, at, record };
+	// The core's draft reader (records.ts) knows every spelling; the raw keys stay a fallback.
+	const draft = readDraft(record) as unknown as Obj;
+	const id = firstId(draft, DRAFT_ID_KEYS);
+	const at = firstTime(draft, DRAFT_CREATED_KEYS);
+	return id === undefined || at === undefined ? undefined : { id, at, record: draft };
 }
 
 /** Drafts with an id and a creation time, in the order given, and how many lacked one. */
@@ -241,9 +244,11 @@ export interface MilestoneCandidate {
 
 /** A post's id and publication time (tolerant of their spelling). */
 export function stampPost(record: Obj): Stamped | undefined {
-	const id = firstId(record, ['id', 'postId', 'post_id']);
-	const at = firstTime(record, ['publishedAt', 'published_at', 'publishDate', 'date', 'createdAt']);
-	return id === undefined || at === undefined ? undefined : { id, at, record };
+	// The core's post reader (records.ts) knows every spelling, metrics included (reposts → shares).
+	const post = readPost(record) as unknown as Obj;
+	const id = firstId(post, ['id', 'postId', 'post_id']);
+	const at = firstTime(post, ['publishedAt', 'published_at', 'publishDate', 'date', 'createdAt']);
+	return id === undefined || at === undefined ? undefined : { id, at, record: post };
 }
 
 /** The posts of the watch window whose metric is at or over the threshold, newest first. */
@@ -357,7 +362,8 @@ export interface LedgerLine extends Stamped {
  * in the list (they count as old).
  */
 export function ledger(credits: Pick<CreditsOutput, 'balance' | 'history'>): LedgerLine[] {
-	const history = (Array.isArray(credits.history) ? credits.history : []).filter(isObj) as CreditTransaction[];
+	// The core's credits reader (records.ts): any spelling of the history and of its transactions.
+	const history = (readCredits(credits).history ?? []).filter(isObj) as CreditTransaction[];
 	const rows = history.map((tx, index) => ({ tx, index, at: firstTime(tx, ['createdAt', 'created_at', 'date', 'timestamp']) }));
 	// Newest first: by time when the times tell, else in the API's order (the sandbox answers newest first).
 	let rises = false;
