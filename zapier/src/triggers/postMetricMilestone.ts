@@ -15,7 +15,7 @@ import { readPostsInWindow } from '../../../shared/poll-reader';
 import { truncationWarning } from '../../../shared/polling';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
-import { sampleFor } from '../fields';
+import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
 
 /** Posts asked per request, and requests per poll at most (an oldest-first list is read whole). */
@@ -88,19 +88,15 @@ export default defineTrigger({
 			value: 182,
 			publishedAtLocal: '2026-11-20T09:30:00+01:00',
 		},
+		// The post's own labelled fields come from the catalogue (Get Many Published Posts); the milestone's are added.
 		outputFields: [
 			{ key: 'id', label: 'Milestone ID (Post, Metric and Threshold)' },
 			{ key: 'postId', label: 'Post ID' },
 			{ key: 'metric', label: 'Metric' },
 			{ key: 'threshold', label: 'Threshold', type: 'number' },
 			{ key: 'value', label: 'Metric Value', type: 'number' },
-			{ key: 'text', label: 'Text' },
-			{ key: 'publishedAt', label: 'Published At', type: 'datetime' },
+			...outputFieldsFor('listPosts').filter((f) => f.key !== 'id'),
 			{ key: 'publishedAtLocal', label: 'Published At (Your Time Zone)', type: 'datetime' },
-			{ key: 'metrics__likes', label: 'Likes', type: 'integer' },
-			{ key: 'metrics__comments', label: 'Comments', type: 'integer' },
-			{ key: 'metrics__shares', label: 'Shares', type: 'integer' },
-			{ key: 'metrics__impressions', label: 'Impressions', type: 'integer' },
 		],
 	},
 });
