@@ -14,18 +14,12 @@ import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
+import { MAX_PAGES, PAGE_SIZE, pollCount } from './paging';
 
-export const PAGE_SIZE = 100;
-/** Drafts returned per poll; more when Zapier seeds its dedupe list. */
-export const POLL_COUNT = PAGE_SIZE;
-export const DEDUPE_SEED_LIMIT = 200;
-export const MAX_PAGES = 40;
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
-	const limit = bundle.meta?.limit;
-	const count = bundle.meta?.isPopulatingDedupe ? DEDUPE_SEED_LIMIT : typeof limit === 'number' && limit > 0 ? Math.min(limit, PAGE_SIZE) : POLL_COUNT;
-	const read = await fetchNewestDrafts(clientFor(z, bundle), count, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	const read = await fetchNewestDrafts(clientFor(z, bundle), pollCount(bundle), { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	return read.newest.map((d) => {
 		const out = draftEvent(d);
 		const scheduled = typeof out.scheduledAt === 'string' ? Date.parse(out.scheduledAt) : undefined;

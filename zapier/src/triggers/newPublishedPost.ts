@@ -16,22 +16,14 @@ import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
 import { reportUnreadable } from '../unreadable';
+import { MAX_PAGES, PAGE_SIZE, pollCount } from './paging';
 
-/** Posts asked per request (the largest page the sandbox gives). */
-export const PAGE_SIZE = 100;
-/** Posts returned per poll, one page: far more than are published between two polls. */
-export const POLL_COUNT = PAGE_SIZE;
-/** Posts returned when Zapier seeds its dedupe list (turning the Zap on). */
-export const DEDUPE_SEED_LIMIT = 200;
-/** Requests per poll at most: only an oldest-first list needs more than one or two (4,000 posts). */
-export const MAX_PAGES = 40;
+export { MAX_PAGES, PAGE_SIZE } from './paging';
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const client = clientFor(z, bundle);
-	const limit = bundle.meta?.limit;
-	const count = bundle.meta?.isPopulatingDedupe ? DEDUPE_SEED_LIMIT : typeof limit === 'number' && limit > 0 ? Math.min(limit, PAGE_SIZE) : POLL_COUNT;
-	const read = await fetchNewestPosts(client, count, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	const read = await fetchNewestPosts(client, pollCount(bundle), { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	reportUnreadable(z, bundle, 'New Published Post', { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
 	const warning = truncationWarning(read);
 	if (warning) z.console.log(`${BRAND.displayName} New Published Post: ${warning}`);

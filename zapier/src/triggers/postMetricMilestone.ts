@@ -17,10 +17,9 @@ import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
+import { MAX_PAGES, PAGE_SIZE } from './paging';
 
 /** Posts asked per request, and requests per poll at most (an oldest-first list is read whole). */
-export const PAGE_SIZE = 100;
-export const MAX_PAGES = 40;
 
 export const inputFields: PlainInputField[] = [
 	{
