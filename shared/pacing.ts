@@ -37,11 +37,17 @@ export interface PacerOptions {
 	now: () => number;
 }
 
-/** What the pacer knows of one window: `remaining` as counted for the call `ticket`. */
+/**
+ * What the pacer knows of one window: `remaining` as counted for the call
+ * `ticket`, so the calls sent after it count against it. A rolled estimate
+ * stands for a window that began when the previous one ended (full, its end
+ * unknown until an answer tells it).
+ */
 interface Estimate {
 	remaining: number;
 	ticket: number;
 	resetAt?: number;
+	rolled?: boolean;
 }
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
@@ -92,9 +98,9 @@ export class Pacer {
 		return e === undefined ? Infinity : e.remaining - (lane.sent - e.ticket);
 	}
 
-	/** The window ended: a full one starts (when the limit is known), counting the calls sent from now on. */
-	private rollOver(lane: Lane): void {
-		lane.estimate = lane.limit === undefined ? undefined : { remaining: lane.limit, ticket: lane.sent };
+	/** The window ended: a full one starts (when the limit is known), counting the calls sent after `ticket`. */
+	private rollOver(lane: Lane, ticket = lane.sent): void {
+		lane.estimate = lane.limit === undefined ? undefined : { remaining: lane.limit, ticket, rolled: true };
 	}
 
 	private wake(): void {
@@ -129,9 +135,11 @@ export class Pacer {
 				if (target - now > maxWaitMs) throw new PauseTooLong(target - now);
 				await this.sleep(target - now);
 				served = target;
+				// The pause is over for everyone (with a clock that did not move, the next callers must not wait it again).
+				if (this.pausedUntil === target) this.pausedUntil = 0;
 				// The server's delay covers the window that refused the call.
 				const e = lane.estimate;
-				if (e && (e.resetAt === undefined || e.resetAt <= target)) this.rollOver(lane);
+				if (e && !e.rolled && (e.resetAt === undefined || e.resetAt <= target)) this.rollOver(lane);
 				continue;
 			}
 			const e = lane.estimate;
@@ -172,22 +180,28 @@ export class Pacer {
 
 	private learn(lane: Lane, fresh: Estimate): void {
 		const now = this.now();
-		// A window already over says nothing of the current one.
-		if (fresh.resetAt !== undefined && fresh.resetAt <= now) return;
 		const known = lane.estimate;
 		if (known === undefined) {
 			lane.estimate = fresh;
 			return;
 		}
+		if (fresh.resetAt !== undefined && fresh.resetAt <= now) {
+			// The window this call was counted in is over. When the call was sent after the known estimate began, that window
+			// is the known one: a new one began, and the calls sent after this one count against it.
+			if (known.resetAt !== undefined && known.resetAt > now) return;
+			if (fresh.ticket > known.ticket) this.rollOver(lane, fresh.ticket);
+			return;
+		}
+		// A call sent before the current window began says nothing of it.
+		if (known.rolled && fresh.ticket <= known.ticket) return;
 		if (known.resetAt !== undefined && fresh.resetAt !== undefined) {
 			// A later window replaces the estimate; within 50 ms it is the same window (reset times may be rounded): keep the more careful.
 			if (fresh.resetAt > known.resetAt + 50) lane.estimate = fresh;
 			else if (fresh.resetAt >= known.resetAt - 50 && this.allowanceOf(lane, fresh) < this.allowance(lane)) lane.estimate = fresh;
 			return;
 		}
-		// Without a reset time on the known estimate there is no window identity: the call counted last knows best.
-		if (known.resetAt === undefined && fresh.ticket > known.ticket) lane.estimate = fresh;
-		else if (this.allowanceOf(lane, fresh) < this.allowance(lane)) lane.estimate = fresh;
+		// Otherwise the call counted last knows best, or the more careful estimate is kept.
+		if (fresh.ticket > known.ticket || this.allowanceOf(lane, fresh) < this.allowance(lane)) lane.estimate = fresh;
 	}
 
 	private allowanceOf(lane: Lane, e: Estimate): number {
