@@ -43,7 +43,7 @@ export function virtualTime(start = 1_700_000_000_000): VirtualTime {
 				now = Math.max(now, next.at);
 				next.resolve();
 			}
-			const end = state as { done: true; ok: true; value: T } | { done: true; ok: false; error: unknown };
+			const end = state as unknown as { done: true; ok: true; value: T } | { done: true; ok: false; error: unknown };
 			if (!end.ok) throw end.error;
 			return end.value;
 		},
@@ -108,7 +108,7 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 				const resetAt = window.start + windowMs;
 				if (window.count >= options.limit) {
 					stats.refused429++;
-					const retry = mode === 'none' ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
+					const retry: Record<string, string> = mode === 'none' ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
 					// The gateway refuses at once.
 					return await answer(path, 429, { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, { ...retry, ...quotaHeaders(0, resetAt) }, 0);
 				}
