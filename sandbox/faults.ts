@@ -97,10 +97,12 @@ export function quotaBucket(key: OperationKey | undefined): QuotaBucket {
 	return key === 'generatePost' ? 'generate' : 'default';
 }
 
-/** The X-RateLimit-Limit / X-RateLimit-Remaining of an answer. */
+/** The X-RateLimit-Limit / X-RateLimit-Remaining (and, with `rateLimitReset`, X-RateLimit-Reset) of an answer. */
 export interface RateInfo {
 	limit: number;
 	remaining: number;
+	/** End of the window (epoch ms, real time). */
+	resetAt: number;
 }
 
 export type Faults = ReturnType<typeof createFaults>;
@@ -205,17 +207,17 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		outcome: faultOutcome,
 		/** The rate-limit headers of the window, without counting a request. */
 		peek(bucket: QuotaBucket, id: string): RateInfo {
-			const { w, rule } = windowOf(bucket, id);
-			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count) };
+			const { w, rule, resetAt } = windowOf(bucket, id);
+			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt };
 		},
 		/** Counts a request in its window; a full window gives `refused` (429) and counts nothing. */
 		admit(bucket: QuotaBucket, id: string): { rate: RateInfo; refused?: ApiError } {
 			const { w, rule, resetAt } = windowOf(bucket, id);
 			if (w.count >= rule.limit) {
-				return { rate: { limit: rule.limit, remaining: 0 }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
+				return { rate: { limit: rule.limit, remaining: 0, resetAt }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
 			}
 			w.count++;
-			return { rate: { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count) } };
+			return { rate: { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt } };
 		},
 		/** Restarts the PRNG behind `errorRate` and `resetRate`. */
 		reseed(seed: number): void {
