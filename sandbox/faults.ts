@@ -33,8 +33,10 @@ export interface FaultOptions {
 	latencyMs?: number;
 	/** Probability (0..1) of a 5xx answer. */
 	errorRate?: number;
-	/** Statuses picked from for `errorRate` (default [500, 502, 503]). */
+	/** Statuses picked from for `errorRate` and `errorNext` (default [500, 502, 503]). */
 	errorStatuses?: number[];
+	/** The next n matching requests get a 5xx (the first of `errorStatuses`): exactly n, however many calls arrive at once. */
+	errorNext?: number;
 	/** The next n matching requests get 429. */
 	burst429?: number;
 	/** Retry delay of `burst429`, in seconds (default 1). */
@@ -112,7 +114,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 	let random = mulberry32(rt.opts.seed);
 
 	// Fault counters live in opts.faults and are decremented as they fire.
-	const takeCounter = (name: 'burst429' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext'): boolean => {
+	const takeCounter = (name: 'burst429' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext' | 'errorNext'): boolean => {
 		const opts = rt.opts;
 		const n = opts.faults[name] ?? 0;
 		if (n <= 0) return false;
@@ -128,6 +130,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		if (takeCounter('burst429')) return { kind: 'burst429' };
 		if (takeCounter('htmlNext')) return { kind: 'html' };
 		if (takeCounter('malformedNext')) return { kind: 'malformed' };
+		if (takeCounter('errorNext')) return { kind: 'error', status: f.errorStatuses?.[0] ?? 500 };
 		if ((f.resetRate ?? 0) > 0 && random() < (f.resetRate ?? 0)) return { kind: 'reset' };
 		if ((f.errorRate ?? 0) > 0 && random() < (f.errorRate ?? 0)) {
 			const statuses = f.errorStatuses && f.errorStatuses.length > 0 ? f.errorStatuses : [500, 502, 503];
