@@ -38,17 +38,18 @@ export interface PacerOptions {
 }
 
 /**
- * What the pacer knows of one window: `remaining` as counted for the call
- * `ticket`, so the calls sent after it count against it. A rolled estimate
- * stands for a window that began when the previous one ended (full, its end
- * unknown until an answer tells it).
+ * What the pacer knows of the quota of one lane.
+ * - `window` (the answers give the limit and the reset time): the calls sent
+ *   after `base` count against it, plus `external`, the calls the answers show
+ *   that this client did not send (another run on the same key). Exact when
+ *   nobody else uses the key, whatever order the calls are counted in. Without
+ *   `resetAt`, a window that began when the previous one ended, its end not
+ *   known yet.
+ * - `count` (no reset time): `remaining` as counted for the call `ticket`.
  */
-interface Estimate {
-	remaining: number;
-	ticket: number;
-	resetAt?: number;
-	rolled?: boolean;
-}
+type Estimate =
+	| { kind: 'window'; limit: number; base: number; external: number; resetAt?: number }
+	| { kind: 'count'; remaining: number; ticket: number };
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
 interface Lane {
@@ -58,6 +59,8 @@ interface Lane {
 	sent: number;
 	/** Slots taken and not yet settled. */
 	inFlight: number;
+	/** When the recent tickets were given: [ticket, time], oldest first (those of past windows are dropped). */
+	sendTimes: Array<[number, number]>;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -86,21 +89,33 @@ export class Pacer {
 	private lane(name: string): Lane {
 		let lane = this.lanes.get(name);
 		if (!lane) {
-			lane = { sent: 0, inFlight: 0 };
+			lane = { sent: 0, inFlight: 0, sendTimes: [] };
 			this.lanes.set(name, lane);
 		}
 		return lane;
 	}
 
-	/** Calls the window still allows, counting the calls sent after the one the estimate came from. */
+	/** Calls the quota still allows now. */
 	private allowance(lane: Lane): number {
 		const e = lane.estimate;
-		return e === undefined ? Infinity : e.remaining - (lane.sent - e.ticket);
+		if (e === undefined) return Infinity;
+		return e.kind === 'window' ? e.limit - (lane.sent - e.base) - e.external : e.remaining - (lane.sent - e.ticket);
 	}
 
-	/** The window ended: a full one starts (when the limit is known), counting the calls sent after `ticket`. */
-	private rollOver(lane: Lane, ticket = lane.sent): void {
-		lane.estimate = lane.limit === undefined ? undefined : { remaining: lane.limit, ticket, rolled: true };
+	/** The window ended: a full one starts (when the limit is known), counting the calls sent after `base`. */
+	private rollOver(lane: Lane, base = lane.sent): void {
+		lane.estimate = lane.limit === undefined ? undefined : { kind: 'window', limit: lane.limit, base, external: 0 };
+		while (lane.sendTimes.length > 0 && lane.sendTimes[0][0] <= base) lane.sendTimes.shift();
+	}
+
+	/** The last ticket given before `time` (the calls of a window that ended then). */
+	private ticketsBefore(lane: Lane, time: number): number {
+		let last = lane.sendTimes.length > 0 ? lane.sendTimes[0][0] - 1 : lane.sent;
+		for (const [ticket, at] of lane.sendTimes) {
+			if (at >= time) return last;
+			last = ticket;
+		}
+		return lane.sent;
 	}
 
 	private wake(): void {
@@ -139,18 +154,19 @@ export class Pacer {
 				if (this.pausedUntil === target) this.pausedUntil = 0;
 				// The server's delay covers the window that refused the call.
 				const e = lane.estimate;
-				if (e && !e.rolled && (e.resetAt === undefined || e.resetAt <= target)) this.rollOver(lane);
+				if (e && (e.kind === 'count' || (e.resetAt !== undefined && e.resetAt <= target))) this.rollOver(lane);
 				continue;
 			}
 			const e = lane.estimate;
-			if (e?.resetAt !== undefined && now >= e.resetAt) this.rollOver(lane);
+			if (e?.kind === 'window' && e.resetAt !== undefined && now >= e.resetAt) this.rollOver(lane);
 			if (this.allowance(lane) > 0) return this.take(laneName, lane);
-			const resetAt = lane.estimate?.resetAt;
+			const resetAt = lane.estimate?.kind === 'window' ? lane.estimate.resetAt : undefined;
 			if (resetAt !== undefined) {
 				if (resetAt - now > maxWaitMs) return this.take(laneName, lane);
 				await this.sleep(resetAt - now);
 				// The wait is the proof that the window ended, whatever the clock says.
-				if (lane.estimate?.resetAt === resetAt) this.rollOver(lane);
+				const after = lane.estimate;
+				if (after?.kind === 'window' && after.resetAt === resetAt) this.rollOver(lane);
 				continue;
 			}
 			// The quota is spent and its end unknown: the answers of the calls in flight will tell.
@@ -166,6 +182,9 @@ export class Pacer {
 	private take(name: string, lane: Lane): Slot {
 		lane.sent++;
 		lane.inFlight++;
+		lane.sendTimes.push([lane.sent, this.now()]);
+		// Bounded: a lane that never learns a window keeps only the recent tickets.
+		if (lane.sendTimes.length > 1_000) lane.sendTimes.shift();
 		return { lane: name, ticket: lane.sent };
 	}
 
@@ -174,38 +193,54 @@ export class Pacer {
 		const lane = this.lane(slot.lane);
 		lane.inFlight = Math.max(0, lane.inFlight - 1);
 		if (window?.limit !== undefined) lane.limit = window.limit;
-		if (window?.remaining !== undefined) this.learn(lane, { remaining: window.remaining, ticket: slot.ticket, resetAt: window.resetAt });
+		if (window?.remaining !== undefined) this.learn(lane, slot.ticket, window.remaining, window.resetAt);
 		this.wake();
 	}
 
-	private learn(lane: Lane, fresh: Estimate): void {
-		const now = this.now();
+	private learn(lane: Lane, ticket: number, remaining: number, resetAt: number | undefined): void {
 		const known = lane.estimate;
-		if (known === undefined) {
-			lane.estimate = fresh;
+		const limit = lane.limit;
+		if (resetAt === undefined || limit === undefined) {
+			// No window identity: the call counted last knows best, or the more careful count is kept.
+			const fresh: Estimate = { kind: 'count', remaining, ticket };
+			if (known?.kind === 'window') {
+				if (limit !== undefined) this.noteUsed(known, lane, limit - remaining);
+				return;
+			}
+			if (!known || ticket > known.ticket || remaining - (lane.sent - ticket) < this.allowance(lane)) lane.estimate = fresh;
 			return;
 		}
-		if (fresh.resetAt !== undefined && fresh.resetAt <= now) {
-			// The window this call was counted in is over. When the call was sent after the known estimate began, that window
-			// is the known one: a new one began, and the calls sent after this one count against it.
-			if (known.resetAt !== undefined && known.resetAt > now) return;
-			if (fresh.ticket > known.ticket) this.rollOver(lane, fresh.ticket);
+		const now = this.now();
+		if (resetAt <= now) {
+			// The window this call was counted in ended at `resetAt`: a new one began then, and the calls sent since count against it.
+			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now) return;
+			const base = this.ticketsBefore(lane, resetAt);
+			if (known === undefined || known.kind === 'count' || base > known.base) this.rollOver(lane, base);
 			return;
 		}
-		// A call sent before the current window began says nothing of it.
-		if (known.rolled && fresh.ticket <= known.ticket) return;
-		if (known.resetAt !== undefined && fresh.resetAt !== undefined) {
-			// A later window replaces the estimate; within 50 ms it is the same window (reset times may be rounded): keep the more careful.
-			if (fresh.resetAt > known.resetAt + 50) lane.estimate = fresh;
-			else if (fresh.resetAt >= known.resetAt - 50 && this.allowanceOf(lane, fresh) < this.allowance(lane)) lane.estimate = fresh;
+		let e: Estimate;
+		if (known === undefined || known.kind === 'count') {
+			// A first window: every call sent so far may count against it.
+			e = { kind: 'window', limit, base: known === undefined ? 0 : Math.min(known.ticket, ticket - 1), external: 0, resetAt };
+		} else if (known.resetAt === undefined) {
+			// A window rolled into: its end is now known (a call sent before the roll, counted in it, moves its start back).
+			e = { ...known, limit, resetAt, base: Math.min(known.base, ticket - 1) };
+		} else if (resetAt > known.resetAt + 50) {
+			// A later window than the known one: it began when the known one ended.
+			e = { kind: 'window', limit, base: Math.min(ticket - 1, this.ticketsBefore(lane, known.resetAt)), external: 0, resetAt };
+		} else if (resetAt < known.resetAt - 50) {
 			return;
+		} else {
+			// The same window (reset times may be rounded).
+			e = known;
 		}
-		// Otherwise the call counted last knows best, or the more careful estimate is kept.
-		if (fresh.ticket > known.ticket || this.allowanceOf(lane, fresh) < this.allowance(lane)) lane.estimate = fresh;
+		lane.estimate = e;
+		this.noteUsed(e, lane, limit - remaining);
 	}
 
-	private allowanceOf(lane: Lane, e: Estimate): number {
-		return e.remaining - (lane.sent - e.ticket);
+	/** `used` calls were counted in the window when an answer came: more than this client sent there is someone else's. */
+	private noteUsed(e: Estimate & { kind: 'window' }, lane: Lane, used: number): void {
+		e.external = Math.max(e.external, used - (lane.sent - e.base));
 	}
 
 	/** The server refused a call for now: no call starts for `delayMs`. */
