@@ -174,11 +174,17 @@ class ClientCore {
 			(balance, reserved) => this.floorError(key, options.minCreditsToKeep ?? 0, balance, reserved),
 		);
 		let out: unknown;
+		let failure: unknown;
+		let failed = false;
 		try {
 			out = parseOutput(key, (await this.execute(key, request, options)).value, clean);
 		} catch (e) {
-			this.credits.settle(reservation, endOf(e));
-			throw e;
+			failure = e;
+			failed = true;
+		}
+		if (failed) {
+			this.credits.settle(reservation, endOf(failure));
+			throw failure;
 		}
 		this.credits.settle(reservation, 'charged', creditsRemainingOf(out));
 		return out;
@@ -237,18 +243,17 @@ class ClientCore {
 
 	/** The balance for the credit floor: one Get Credits (shared by the calls waiting for it). */
 	private async readBalance(key: OperationKey, options: CallOptions): Promise<number | undefined> {
-		let credits: { balance?: number };
-		try {
-			credits = (await this.call('getCredits', {}, { retry: options.retry })) as { balance?: number };
-		} catch (e) {
-			if (e instanceof PostWriterError && e.kind === 'missing_scope') {
-				throw new CreditFloorError(
-					'Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.',
-					{ operation: key, field: 'minCreditsToKeep' },
-				);
-			}
-			throw e;
-		}
+		const credits = (await this.call('getCredits', {}, { retry: options.retry }).catch((e: unknown) => {
+			const missingScope = e instanceof PostWriterError && e.kind === 'missing_scope';
+			return Promise.reject(
+				missingScope
+					? new CreditFloorError(
+							'Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.',
+							{ operation: key, field: 'minCreditsToKeep' },
+						)
+					: e,
+			);
+		})) as { balance?: number };
 		return typeof credits.balance === 'number' ? credits.balance : undefined;
 	}
 
@@ -327,14 +332,9 @@ class ClientCore {
 	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */
 	private async acquire(key: OperationKey): Promise<{ lane: string; ticket: number }> {
 		const maxWait = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
-		try {
-			return await this.pacer.acquire(key, maxWait);
-		} catch (e) {
-			if (e instanceof PauseTooLong) {
-				throw new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name });
-			}
-			throw e;
-		}
+		return await this.pacer.acquire(key, maxWait).catch((e: unknown) =>
+			Promise.reject(e instanceof PauseTooLong ? new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name }) : e),
+		);
 	}
 
 	/** After a 401 the key is known to be refused: every later call fails at once with the same message, and nothing is sent. */
