@@ -88,6 +88,7 @@ function poller(ctx: DriverContext, params: IDataObject, keyOf: (json: IDataObje
 export const n8nDriver: Driver = {
 	name: 'n8n',
 	skipReason: () => undefined,
+	oneClientPerRun: true,
 	maxConcurrency: MAX_CONCURRENCY,
 	generate: (ctx, prompts, options) =>
 		execute(

@@ -48,6 +48,8 @@ export interface Driver {
 	name: string;
 	/** Why the driver cannot run (platform code or build missing), or undefined. */
 	skipReason(): string | undefined;
+	/** One client for all items of a run (n8n): after a 401 the later items are not sent. */
+	oneClientPerRun?: boolean;
 	/** The most items the platform runs at once in one execution (undefined: one at a time, no such option). */
 	maxConcurrency?: number;
 	generate(ctx: DriverContext, prompts: string[], options?: GenerateOptions): Promise<ActionRun>;
