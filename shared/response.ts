@@ -17,21 +17,27 @@ export function headerValue(headers: Record<string, HeaderValue> | undefined, na
 	return undefined;
 }
 
-/** `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a delay in ms: epoch ms, epoch s (decimals allowed), seconds from now, or a date. */
-function resetDelay(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
+/** `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a time (ms on `now`'s clock): epoch ms, epoch s (decimals allowed), seconds from now, or a date. A time already past is kept as it is. */
+function resetTime(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
 	for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset']) {
 		const raw = headerValue(headers, name)?.trim();
 		if (!raw) continue;
 		if (/^\d+(\.\d+)?$/.test(raw)) {
 			const n = Number(raw);
-			if (n > 1e12) return Math.max(0, n - now); // epoch ms
-			if (n > 1e9) return Math.max(0, Math.round(n * 1000 - now)); // epoch s
-			return Math.round(n * 1000); // seconds from now
+			if (n > 1e12) return n; // epoch ms
+			if (n > 1e9) return Math.round(n * 1000); // epoch s
+			return now + Math.round(n * 1000); // seconds from now
 		}
 		const at = Date.parse(raw);
-		if (!Number.isNaN(at)) return Math.max(0, at - now);
+		if (!Number.isNaN(at)) return at;
 	}
 	return undefined;
+}
+
+/** The reset as a delay from now (0 when already past). */
+function resetDelay(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
+	const at = resetTime(headers, now);
+	return at === undefined ? undefined : Math.max(0, at - now);
 }
 
 function headerCount(headers: Record<string, HeaderValue> | undefined, names: readonly string[]): number | undefined {
@@ -55,8 +61,7 @@ export interface RateLimitInfo {
 export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number): RateLimitInfo {
 	const limit = headerCount(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-rate-limit-limit']);
 	const remaining = headerCount(headers, ['x-ratelimit-remaining', 'ratelimit-remaining', 'x-rate-limit-remaining']);
-	const reset = resetDelay(headers, now);
-	return { limit, remaining, resetAt: reset === undefined ? undefined : now + reset };
+	return { limit, remaining, resetAt: resetTime(headers, now) };
 }
 
 /**
