@@ -7,6 +7,7 @@
 import { PostWriterClient } from '../../shared/client';
 import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../shared/errors';
 import { Pacer } from '../../shared/pacing';
+import { readRateLimit } from '../../shared/response';
 import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
@@ -187,5 +188,20 @@ describe('the credit floor under concurrency', () => {
 		expect((results[0] as { error: unknown }).error).toBeInstanceOf(RateLimitedError);
 		expect((results[3] as { error: unknown }).error).toBeInstanceOf(CreditFloorError);
 		expect(api.balance()).toBe(3);
+	});
+});
+
+describe('readRateLimit (response.ts): what an answer says of the quota', () => {
+	const now = 1_700_000_000_000;
+	test.each([
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': '1700000001.250' }, { limit: 10, remaining: 3, resetAt: now + 1_250 }],
+		[{ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000002' }, { limit: 60, remaining: 0, resetAt: now + 2_000 }],
+		[{ 'RateLimit-Limit': '100;w=60', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '30' }, { limit: 100, remaining: 99, resetAt: now + 30_000 }],
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '5' }, { limit: 10, remaining: 5, resetAt: undefined }],
+		[{}, { limit: undefined, remaining: undefined, resetAt: undefined }],
+		// A reset already past stays in the past: it names a window that is over, not the current one.
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1699999999.000' }, { limit: 10, remaining: 0, resetAt: now - 1_000 }],
+	])('%j', (headers, expected) => {
+		expect(readRateLimit(headers, now)).toEqual(expected);
 	});
 });
