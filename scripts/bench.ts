@@ -435,7 +435,7 @@ async function triggerState(total = 10_000, batch = 100): Promise<StateSize> {
 // 3. Footprint
 
 function ensureBuilt(): string {
-	const missing = [join(ROOT, 'dist/n8n/nodes/PostWriter/PostWriter.node.js'), join(ROOT, 'zapier/dist/zapier/src/index.js')].filter((f) => !existsSync(f));
+	const missing = [join(ROOT, 'n8n/dist/nodes/PostWriter/PostWriter.node.js'), join(ROOT, 'zapier/dist/zapier/src/index.js')].filter((f) => !existsSync(f));
 	if (missing.length === 0 && !args.includes('--build')) return 'existing build';
 	log(args.includes('--build') ? 'building (--build)…' : `building: missing ${missing.join(', ')}…`);
 	const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
