@@ -22,6 +22,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --list-order <s>           newest-first | oldest-first: order of GET /posts (default newest-first)
   --record-shape <s>         native | snake | nested: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
+  --rate-limit-reset         X-RateLimit-Reset (epoch s with ms) on every answer
   --creation-latency <ms>    duration of each creation operation (default 0)
   --busy-status <n>          status of WORKFLOW_BUSY (default 409)
   --ready-after-refines <n>  refines needed before validate says ready (default 0)
@@ -75,6 +76,7 @@ function parseArgs(argv: string[]): { options: Partial<SandboxOptions>; allKeys:
 				break;
 			}
 			case '--retry-header': options.retryHeader = value() as RetryHeader; break;
+			case '--rate-limit-reset': options.rateLimitReset = true; break;
 			case '--creation-latency': options.creationLatencyMs = num(); break;
 			case '--busy-status': options.workflowBusyStatus = num(); break;
 			case '--ready-after-refines': options.validateReadyAfterRefines = num(); break;

@@ -33,8 +33,10 @@ export interface FaultOptions {
 	latencyMs?: number;
 	/** Probability (0..1) of a 5xx answer. */
 	errorRate?: number;
-	/** Statuses picked from for `errorRate` (default [500, 502, 503]). */
+	/** Statuses picked from for `errorRate` and `errorNext` (default [500, 502, 503]). */
 	errorStatuses?: number[];
+	/** The next n matching requests get a 5xx (the first of `errorStatuses`): exactly n, however many calls arrive at once. */
+	errorNext?: number;
 	/** The next n matching requests get 429. */
 	burst429?: number;
 	/** Retry delay of `burst429`, in seconds (default 1). */
@@ -97,10 +99,12 @@ export function quotaBucket(key: OperationKey | undefined): QuotaBucket {
 	return key === 'generatePost' ? 'generate' : 'default';
 }
 
-/** The X-RateLimit-Limit / X-RateLimit-Remaining of an answer. */
+/** The X-RateLimit-Limit / X-RateLimit-Remaining (and, with `rateLimitReset`, X-RateLimit-Reset) of an answer. */
 export interface RateInfo {
 	limit: number;
 	remaining: number;
+	/** End of the window (epoch ms, real time). */
+	resetAt: number;
 }
 
 export type Faults = ReturnType<typeof createFaults>;
@@ -110,7 +114,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 	let random = mulberry32(rt.opts.seed);
 
 	// Fault counters live in opts.faults and are decremented as they fire.
-	const takeCounter = (name: 'burst429' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext'): boolean => {
+	const takeCounter = (name: 'burst429' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext' | 'errorNext'): boolean => {
 		const opts = rt.opts;
 		const n = opts.faults[name] ?? 0;
 		if (n <= 0) return false;
@@ -126,6 +130,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		if (takeCounter('burst429')) return { kind: 'burst429' };
 		if (takeCounter('htmlNext')) return { kind: 'html' };
 		if (takeCounter('malformedNext')) return { kind: 'malformed' };
+		if (takeCounter('errorNext')) return { kind: 'error', status: f.errorStatuses?.[0] ?? 500 };
 		if ((f.resetRate ?? 0) > 0 && random() < (f.resetRate ?? 0)) return { kind: 'reset' };
 		if ((f.errorRate ?? 0) > 0 && random() < (f.errorRate ?? 0)) {
 			const statuses = f.errorStatuses && f.errorStatuses.length > 0 ? f.errorStatuses : [500, 502, 503];
@@ -205,17 +210,17 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		outcome: faultOutcome,
 		/** The rate-limit headers of the window, without counting a request. */
 		peek(bucket: QuotaBucket, id: string): RateInfo {
-			const { w, rule } = windowOf(bucket, id);
-			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count) };
+			const { w, rule, resetAt } = windowOf(bucket, id);
+			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt };
 		},
 		/** Counts a request in its window; a full window gives `refused` (429) and counts nothing. */
 		admit(bucket: QuotaBucket, id: string): { rate: RateInfo; refused?: ApiError } {
 			const { w, rule, resetAt } = windowOf(bucket, id);
 			if (w.count >= rule.limit) {
-				return { rate: { limit: rule.limit, remaining: 0 }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
+				return { rate: { limit: rule.limit, remaining: 0, resetAt }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
 			}
 			w.count++;
-			return { rate: { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count) } };
+			return { rate: { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt } };
 		},
 		/** Restarts the PRNG behind `errorRate` and `resetRate`. */
 		reseed(seed: number): void {

@@ -81,6 +81,12 @@ export interface SandboxOptions {
 	/** Shape of the records in 2xx bodies: the sandbox's own (default), snake_case with epoch seconds, or nested with synonyms (see shapes.ts). */
 	recordShape: RecordShape;
 	retryHeader: RetryHeader;
+	/**
+	 * Send `X-RateLimit-Reset` on every answer, as many real APIs do (default
+	 * false): the end of the quota window in epoch seconds with milliseconds
+	 * (Discord's form, e.g. `1763700000.250`).
+	 */
+	rateLimitReset: boolean;
 	quota: Partial<Quotas>;
 	faults: FaultOptions;
 	/** Same as faults.faultAfterHandling (either one turns it on). */
@@ -156,6 +162,7 @@ function defaults(): SandboxOptions {
 		listOrder: 'newest-first',
 		recordShape: 'native',
 		retryHeader: 'seconds',
+		rateLimitReset: false,
 		quota: { ...DEFAULT_QUOTAS },
 		faults: {},
 		faultAfterHandling: false,
@@ -272,6 +279,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 		const headers: Record<string, string> = {
 			'X-RateLimit-Limit': String(rate.limit),
 			'X-RateLimit-Remaining': String(rate.remaining),
+			...(opts.rateLimitReset ? { 'X-RateLimit-Reset': (rate.resetAt / 1000).toFixed(3) } : {}),
 			...outcome.headers,
 		};
 		let text: string;
@@ -314,9 +322,12 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 		// Faults decided before handling.
 		const fault = faults.decide(routeName, actualName);
 		const after = faults.afterHandling();
-		if (opts.faults.latencyMs) await sleep(opts.faults.latencyMs);
-		if (closing) return;
+		const latency = async (): Promise<void> => {
+			if (opts.faults.latencyMs) await sleep(opts.faults.latencyMs);
+		};
 		if (fault && (fault.kind === 'burst429' || !after)) {
+			await latency();
+			if (closing) return;
 			write(req, res, faults.outcome(fault, Date.now() + (opts.faults.burstRetryAfterSec ?? 1) * 1000), peek(), label);
 			return;
 		}
@@ -326,10 +337,13 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 		try {
 			const routed = routeOf(request);
 
-			// Rate limit (per key identifier, fixed window, real time).
+			// Rate limit (per key identifier, fixed window, real time), counted on arrival as a gateway does: a refusal
+			// answers at once, an admitted call then takes the latency (the model's time).
 			const admitted = faults.admit(bucket, identity);
 			rate = admitted.rate;
 			if (admitted.refused) throw admitted.refused;
+			await latency();
+			if (closing) return;
 
 			outcome = await dispatch(runtime, handlers, request, routed, body.text);
 		} catch (e) {

@@ -2,15 +2,35 @@
  * The client: one typed method per catalogue operation, built on an injected
  * transport (`send`) and an injected `sleep`. It validates before any request,
  * maps every failure to the typed errors, and retries by the policy in retry.ts.
+ * All calls of one client share one pacing (pacing.ts: a refusal pauses them
+ * all, the rate-limit headers hold them before the quota runs out), one
+ * credit ledger (credits.ts: the floor holds with calls in flight) and one
+ * verdict on the key (after a 401 no call is sent any more). Calls may run
+ * concurrently on one client.
  */
 import type { InputOf, ItemOf, OperationKey, OutputOf } from './catalogue';
 import type { ListPage } from './types';
 import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
-import { CreditFloorError, PostWriterError, TimeoutError, networkErrorFrom, scrubError } from './errors';
+import type { CallEnd } from './credits';
+import { CreditLedger } from './credits';
+import {
+	AuthenticationError,
+	CreditFloorError,
+	MalformedResponseError,
+	NetworkError,
+	PostWriterError,
+	RateLimitedError,
+	ServerError,
+	TimeoutError,
+	WorkflowBusyError,
+	networkErrorFrom,
+	scrubError,
+} from './errors';
 import { normaliseList } from './lists';
 import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
-import { readResponse } from './response';
+import { Pacer, PauseTooLong } from './pacing';
+import { readRateLimit, readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
 import type { HttpRequest, HttpResponse, Send, Sleep } from './transport';
@@ -47,6 +67,8 @@ export interface ClientOptions {
 	/** The API key: redacted from every error this client throws, whatever its shape. */
 	apiKey?: string;
 	onRetry?: (event: RetryEvent) => void;
+	/** The pacing shared by the calls (default: one of the client's own, on its sleep and clock). */
+	pacer?: Pacer;
 }
 
 export interface CallOptions {
@@ -97,8 +119,12 @@ class ClientCore {
 	private readonly onRetry?: (event: RetryEvent) => void;
 	/** Secrets redacted from every error this client throws (its API key). */
 	private readonly secrets: readonly string[];
-	/** Last balance seen in a response, for the credit floor. */
-	private knownCredits?: number;
+	/** One pacing for every call of this client. */
+	readonly pacer: Pacer;
+	/** Balance and reservations, for the credit floor. */
+	readonly credits = new CreditLedger();
+	/** The 401 that refused the key: no call is sent after it. */
+	private keyRefused?: AuthenticationError;
 
 	constructor(options: ClientOptions) {
 		this.baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -111,6 +137,7 @@ class ClientCore {
 		this.deadline = options.deadline;
 		this.onRetry = options.onRetry;
 		this.secrets = options.apiKey ? [options.apiKey] : [];
+		this.pacer = options.pacer ?? new Pacer({ sleep: this.sleep, now: this.now });
 		for (const key of OPERATION_KEYS) {
 			const isList = Boolean(getOperation(key).list);
 			Object.defineProperty(this, key, {
@@ -133,13 +160,33 @@ class ClientCore {
 
 	private async callUnscrubbed(key: OperationKey, input: unknown, options: CallOptions): Promise<unknown> {
 		const clean = validateInput(key, input, this.now());
-		if (options.minCreditsToKeep !== undefined && spendsCredits(key)) {
-			await this.checkCreditFloor(key, options.minCreditsToKeep, options);
+		const request = buildRequest(key, clean, this.baseUrl, options.query);
+		if (!spendsCredits(key)) {
+			const out = parseOutput(key, (await this.execute(key, request, options)).value, clean);
+			this.credits.observe(creditsRemainingOf(out));
+			return out;
 		}
-		const { value } = await this.execute(key, buildRequest(key, clean, this.baseUrl, options.query), options);
-		const out = parseOutput(key, value, clean);
-		const credits = creditsRemainingOf(out);
-		if (credits !== undefined) this.knownCredits = credits;
+		// A paid call reserves its cost before it is sent (and is refused here when that would pass the floor).
+		const reservation = await this.credits.reserve(
+			getOperation(key).cost,
+			options.minCreditsToKeep,
+			() => this.readBalance(key, options),
+			(balance, reserved) => this.floorError(key, options.minCreditsToKeep ?? 0, balance, reserved),
+		);
+		let out: unknown;
+		let failure: unknown;
+		let failed = false;
+		try {
+			out = parseOutput(key, (await this.execute(key, request, options)).value, clean);
+		} catch (e) {
+			failure = e;
+			failed = true;
+		}
+		if (failed) {
+			this.credits.settle(reservation, endOf(failure));
+			throw failure;
+		}
+		this.credits.settle(reservation, 'charged', creditsRemainingOf(out));
 		return out;
 	}
 
@@ -195,30 +242,30 @@ class ClientCore {
 		return { ...page, items: readListItems(key, page.items) };
 	}
 
-	private async checkCreditFloor(key: OperationKey, floor: number, options: CallOptions): Promise<void> {
-		const op = getOperation(key);
-		let balance = this.knownCredits;
-		if (balance === undefined) {
-			const credits = (await this.call('getCredits', {}, { retry: options.retry }).catch((e: unknown) => {
-				const missingScope = e instanceof PostWriterError && e.kind === 'missing_scope';
-				return Promise.reject(
-					missingScope
-						? new CreditFloorError(
-								'Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.',
-								{ operation: key, field: 'minCreditsToKeep' },
-							)
-						: e,
-				);
-			})) as { balance?: number };
-			balance = credits.balance;
-		}
-		const cost = op.cost ?? 1;
-		if (typeof balance === 'number' && balance - cost < floor) {
-			throw new CreditFloorError(
-				`${op.name} was not sent: it costs ${cost} credit${cost === 1 ? '' : 's'}, the balance is ${balance}, and Minimum Credits to Keep is ${floor}. Add credits or lower the minimum.`,
-				{ operation: key, field: 'minCreditsToKeep' },
+	/** The balance for the credit floor: one Get Credits (shared by the calls waiting for it). */
+	private async readBalance(key: OperationKey, options: CallOptions): Promise<number | undefined> {
+		const credits = (await this.call('getCredits', {}, { retry: options.retry }).catch((e: unknown) => {
+			const missingScope = e instanceof PostWriterError && e.kind === 'missing_scope';
+			return Promise.reject(
+				missingScope
+					? new CreditFloorError(
+							'Minimum Credits to Keep needs to read the balance, and the API key lacks the scope "account:read". Add that scope to the key, or set Minimum Credits to Keep to 0.',
+							{ operation: key, field: 'minCreditsToKeep' },
+						)
+					: e,
 			);
-		}
+		})) as { balance?: number };
+		return typeof credits.balance === 'number' ? credits.balance : undefined;
+	}
+
+	private floorError(key: OperationKey, floor: number, balance: number, reserved: number): CreditFloorError {
+		const op = getOperation(key);
+		const cost = op.cost ?? 1;
+		const inFlight = reserved > 0 ? ` with ${reserved} more reserved by calls in flight` : '';
+		return new CreditFloorError(
+			`${op.name} was not sent: it costs ${cost} credit${cost === 1 ? '' : 's'}, the balance is ${balance}${inFlight}, and Minimum Credits to Keep is ${floor}. Add credits or lower the minimum.`,
+			{ operation: key, field: 'minCreditsToKeep' },
+		);
 	}
 
 	/** Time left before the deadline (Infinity without one). */
@@ -226,28 +273,39 @@ class ClientCore {
 		return this.deadline === undefined ? Infinity : this.deadline - this.now();
 	}
 
-	/** Sends one request with the retry policy, within the deadline; returns the parsed body. */
+	/**
+	 * Sends one request with the retry policy, within the deadline, paced with
+	 * the client's other calls; returns the parsed body. A refusal (429,
+	 * WORKFLOW_BUSY) pauses every call of the client for the delay; other
+	 * retries (a GET after a 5xx or a network error) wait on their own.
+	 */
 	async execute(key: OperationKey, request: HttpRequest, options: CallOptions = {}): Promise<RawResult> {
 		const policy = { ...this.policy, ...options.retry };
 		const op = getOperation(key);
 		const method = op.method;
 		let waitedMs = 0;
 		for (let attempt = 1; ; attempt++) {
-			const left = this.timeLeft();
-			if (left < MIN_ATTEMPT_MS) {
-				const name = getOperation(key).name;
-				throw new TimeoutError(
-					`${name} was not sent: the time allowed for this run ends in ${Math.max(0, Math.round(left))} ms, too little for a request (at least ${MIN_ATTEMPT_MS} ms). Nothing was sent or charged.`,
-					false,
-					{ operation: key, code: 'DEADLINE_REACHED' },
-				);
-			}
+			this.throwIfKeyRefused(key);
+			const slot = await this.acquire(key);
 			let error: unknown;
 			let response: HttpResponse | undefined;
 			try {
-				response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: Math.min(this.timeoutMs, left) });
-			} catch (e) {
-				error = networkErrorFrom(e, op);
+				this.throwIfKeyRefused(key);
+				const left = this.timeLeft();
+				if (left < MIN_ATTEMPT_MS) {
+					throw new TimeoutError(
+						`${op.name} was not sent: the time allowed for this run ends in ${Math.max(0, Math.round(left))} ms, too little for a request (at least ${MIN_ATTEMPT_MS} ms). Nothing was sent or charged.`,
+						false,
+						{ operation: key, code: 'DEADLINE_REACHED' },
+					);
+				}
+				try {
+					response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: Math.min(this.timeoutMs, left) });
+				} catch (e) {
+					error = networkErrorFrom(e, op);
+				}
+			} finally {
+				this.pacer.settle(slot, response ? readRateLimit(response.headers, this.now()) : undefined);
 			}
 			if (response) {
 				try {
@@ -256,15 +314,48 @@ class ClientCore {
 					error = e;
 				}
 			}
+			if (error instanceof AuthenticationError) this.keyRefused ??= error;
 			const decision = decideRetry(error, method, { attempt, waitedMs }, policy, this.random);
 			if (!decision.retry) throw error;
 			// A wait that would leave no time for the next attempt is not taken: the caller gets the error (a 429 keeps its delay).
 			if (this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
-			await this.sleep(decision.delayMs);
+			if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
+				// One pacing: every call of the client waits this delay, then the next attempt goes (acquire waits it out).
+				this.pacer.pause(decision.delayMs);
+			} else {
+				await this.sleep(decision.delayMs);
+			}
 			waitedMs += decision.delayMs;
 		}
 	}
+
+	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */
+	private async acquire(key: OperationKey): Promise<{ lane: string; ticket: number }> {
+		const maxWait = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
+		return await this.pacer.acquire(key, maxWait).catch((e: unknown) =>
+			Promise.reject(e instanceof PauseTooLong ? new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name }) : e),
+		);
+	}
+
+	/** After a 401 the key is known to be refused: every later call fails at once with the same message, and nothing is sent. */
+	private throwIfKeyRefused(key: OperationKey): void {
+		const refused = this.keyRefused;
+		if (!refused) return;
+		throw new AuthenticationError(refused.serverMessage ?? 'The API key was not accepted', {
+			status: refused.status,
+			code: refused.code,
+			operation: key,
+		});
+	}
+}
+
+/** How a failed paid call ends for the credit floor: charged when the service may have carried it out. */
+function endOf(error: unknown): CallEnd {
+	if (error instanceof NetworkError) return error.ambiguous ? 'charged' : 'refused';
+	if (error instanceof ServerError || error instanceof MalformedResponseError) return 'charged';
+	if (error instanceof PostWriterError) return 'refused';
+	return 'charged';
 }
 
 export const PostWriterClient = ClientCore as unknown as new (options: ClientOptions) => PostWriterClient;

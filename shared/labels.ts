@@ -6,12 +6,13 @@
 import type { FieldSpec, OperationKey } from './catalogue';
 import { GUIDED_OPERATION, OPERATIONS, OPERATION_KEYS } from './catalogue';
 
-/** Fields outside any operation: the credential's, the trigger's notice, the credit floor, the input as a whole. */
+/** Fields outside any operation: the credential's, the trigger's notice, the credit floor, the concurrency, the input as a whole. */
 export const OTHER_FIELD_LABELS: Readonly<Record<string, string>> = {
 	baseUrl: 'Base URL',
 	apiKey: 'API Key',
 	notifyBefore: 'Notify Me Before',
 	minCreditsToKeep: 'Minimum Credits to Keep',
+	concurrency: 'Concurrency',
 	ideas: 'Ideas',
 	input: 'Input',
 };

@@ -17,6 +17,53 @@ export function headerValue(headers: Record<string, HeaderValue> | undefined, na
 	return undefined;
 }
 
+/** `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a time (ms on `now`'s clock): epoch ms, epoch s (decimals allowed), seconds from now, or a date. A time already past is kept as it is. */
+function resetTime(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
+	for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset']) {
+		const raw = headerValue(headers, name)?.trim();
+		if (!raw) continue;
+		if (/^\d+(\.\d+)?$/.test(raw)) {
+			const n = Number(raw);
+			if (n > 1e12) return n; // epoch ms
+			if (n > 1e9) return Math.round(n * 1000); // epoch s
+			return now + Math.round(n * 1000); // seconds from now
+		}
+		const at = Date.parse(raw);
+		if (!Number.isNaN(at)) return at;
+	}
+	return undefined;
+}
+
+/** The reset as a delay from now (0 when already past). */
+function resetDelay(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
+	const at = resetTime(headers, now);
+	return at === undefined ? undefined : Math.max(0, at - now);
+}
+
+function headerCount(headers: Record<string, HeaderValue> | undefined, names: readonly string[]): number | undefined {
+	for (const name of names) {
+		const raw = headerValue(headers, name)?.trim();
+		// "100" or, in the IETF draft's structured form, "100;w=60": the number first.
+		const m = raw === undefined ? null : /^(\d+)\b/.exec(raw);
+		if (m) return Number(m[1]);
+	}
+	return undefined;
+}
+
+/** The quota an answer reports: `X-RateLimit-Limit`, `-Remaining` and `-Reset` (or the `RateLimit-*` and `X-Rate-Limit-*` spellings), as far as they are sent. */
+export interface RateLimitInfo {
+	limit?: number;
+	remaining?: number;
+	/** When the window ends, on the caller's clock (ms). */
+	resetAt?: number;
+}
+
+export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number): RateLimitInfo {
+	const limit = headerCount(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-rate-limit-limit']);
+	const remaining = headerCount(headers, ['x-ratelimit-remaining', 'ratelimit-remaining', 'x-rate-limit-remaining']);
+	return { limit, remaining, resetAt: resetTime(headers, now) };
+}
+
 /**
  * The server's retry delay in ms, from `Retry-After` (seconds or HTTP date),
  * `X-RateLimit-Reset` / `RateLimit-Reset` (epoch seconds, epoch ms, or seconds
@@ -29,18 +76,8 @@ export function parseRetryDelay(headers: Record<string, HeaderValue> | undefined
 		const at = Date.parse(retryAfter);
 		if (!Number.isNaN(at)) return Math.max(0, at - now);
 	}
-	for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset']) {
-		const raw = headerValue(headers, name)?.trim();
-		if (!raw) continue;
-		if (/^\d+(\.\d+)?$/.test(raw)) {
-			const n = Number(raw);
-			if (n > 1e12) return Math.max(0, n - now); // epoch ms
-			if (n > 1e9) return Math.max(0, n * 1000 - now); // epoch s
-			return Math.round(n * 1000); // seconds from now
-		}
-		const at = Date.parse(raw);
-		if (!Number.isNaN(at)) return Math.max(0, at - now);
-	}
+	const reset = resetDelay(headers, now);
+	if (reset !== undefined) return reset;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};

@@ -14,6 +14,13 @@
  * the very event it watches. A revoked
  * key is revoked in the sandbox state mid-run; for the triggers the user then
  * replaces it, and the next poll must catch up without a miss.
+ *
+ * Drivers that run items in parallel (the n8n node, the core on one shared
+ * client) run every action fault class again at their maximum concurrency,
+ * with a credit floor set: items in = items out, credits = charged calls, no
+ * paid call sent twice, the floor never crossed. Which item meets the fault
+ * is then a race, so the faults are counted (the next request to arrive),
+ * and the assertions count items rather than name them.
  */
 import type { FaultOptions, RetryHeader } from '../../sandbox/server';
 import { CREDITS_THRESHOLD, MILESTONE_LIKES, startChaos, type Chaos } from './harness';
@@ -34,14 +41,12 @@ interface ActionCase {
 	/** Expected sandbox creditsSpent (= charged calls). */
 	credits: number;
 	/** Expected POST /generate requests (no paid call sent twice after an ambiguous failure). */
-	requests: number;
+	requests: number | ((driver: Driver) => number);
 }
 
 const burst = (n: number): FaultOptions => ({ burst429: n, burstRetryAfterSec: 1 });
 
-function ambiguousCases(): ActionCase[] {
-	const out: ActionCase[] = [];
-	const kinds: Array<[string, FaultOptions, RegExp]> = [
+const AMBIGUOUS_KINDS: Array<[string, FaultOptions, RegExp]> = [
 		['500', { errorRate: 1, errorStatuses: [500] }, /500|service side/i],
 		['502', { errorRate: 1, errorStatuses: [502] }, /502|service side/i],
 		['503', { errorRate: 1, errorStatuses: [503] }, /503|service side/i],
@@ -49,8 +54,11 @@ function ambiguousCases(): ActionCase[] {
 		['timeout', { timeoutNext: 1 }, /time(d)?\s*out/i],
 		['malformed JSON', { malformedNext: 1 }, /JSON|malformed|unreadable|not valid/i],
 		['HTML error page', { htmlNext: 1 }, /HTML|502|Bad Gateway/i],
-	];
-	for (const [name, faults, error] of kinds) {
+];
+
+function ambiguousCases(): ActionCase[] {
+	const out: ActionCase[] = [];
+	for (const [name, faults, error] of AMBIGUOUS_KINDS) {
 		out.push({
 			name: `${name} (before the call is handled: nothing charged)`,
 			setup: (c) => c.faultNth(GENERATE, 2, faults),
@@ -89,7 +97,8 @@ const ACTION_CASES: ActionCase[] = [
 		failed: [2, 3],
 		error: /revoked[\s\S]*new key/i,
 		credits: 2,
-		requests: N,
+		// One client per run: nothing is sent after the first 401 (the 4th item fails at once with its message).
+		requests: (driver) => (driver.oneClientPerRun ? N - 1 : N),
 	},
 	{
 		name: 'credits exhausted mid-run (balance 2 for 4 items)',
@@ -230,13 +239,15 @@ function matrix(driver: Driver, seed: string): void {
 			const run = await driver.generate(ctx(), PROMPTS, { continueOnFail: true });
 			expectItems(run, N, kase.failed, kase.error);
 			noKeyIn([run.thrown, ...run.outcomes.map((o) => o.error)], key);
-			expect(chaos.sb.stats.byRoute[GENERATE]).toBe(kase.requests);
+			expect(chaos.sb.stats.byRoute[GENERATE]).toBe(typeof kase.requests === 'function' ? kase.requests(driver) : kase.requests);
 			expect(chaos.sb.stats.creditsSpent).toBe(kase.credits);
 			expect(chaos.sb.stats.paidCalls).toBe(kase.credits);
 			// Every successful item carries the balance it left.
 			for (const o of run.outcomes.filter((x) => x.ok)) expect(typeof o.json?.creditsRemaining).toBe('number');
 		});
 	});
+
+	if (driver.maxConcurrency !== undefined) concurrentCases(driver, driver.maxConcurrency, ctx, () => chaos, () => key);
 
 	describe(`${driver.name} action: Get Many Drafts (GET, retried)`, () => {
 		test.each([
@@ -316,4 +327,136 @@ function matrix(driver: Driver, seed: string): void {
 			});
 		});
 	}
+}
+
+// ---------------------------------------------------------------------------
+// The action at the maximum concurrency
+
+/** Items per concurrent case: all in flight at once at the maximum concurrency. */
+const NC = 12;
+const PROMPTS_C = Array.from({ length: NC }, (_, i) => `Chaos prompt ${i + 1} at full concurrency`);
+/** The credit floor set in every concurrent case (the balance starts at NC + FLOOR: every item may be paid for). */
+const FLOOR = 2;
+
+interface ConcurrentCase {
+	name: string;
+	retryHeader?: RetryHeader;
+	setup(c: Chaos, key: string): void;
+	/** Items that must fail (a number, or any number). */
+	failed: number | 'any';
+	error?: RegExp;
+	/** Failed items whose call was charged (a fault after the call was handled). */
+	chargedFailures: number;
+	floor?: number;
+	credits?: number;
+}
+
+/** A fault that hits exactly the next request, however many arrive at once (errorRate → errorNext). */
+function once(faults: FaultOptions): FaultOptions {
+	return faults.errorRate ? { ...faults, errorRate: 0, errorNext: 1 } : faults;
+}
+
+function concurrentCaseList(): ConcurrentCase[] {
+	return [
+		...(['seconds', 'http-date', 'reset'] as const).map(
+			(h): ConcurrentCase => ({
+				name: `429 burst, delay as ${h === 'reset' ? 'X-RateLimit-Reset only' : `Retry-After ${h}`}`,
+				retryHeader: h,
+				setup: (c) => c.faultNth(GENERATE, 1, burst(1)),
+				failed: 0,
+				chargedFailures: 0,
+			}),
+		),
+		...AMBIGUOUS_KINDS.flatMap(([name, faults, error]): ConcurrentCase[] => [
+			{ name: `${name} (before the call is handled: nothing charged)`, setup: (c) => c.faultNth(GENERATE, 1, once(faults)), failed: 1, error, chargedFailures: 0 },
+			{
+				name: `${name} (after the call was handled and charged: ambiguous, never resent)`,
+				setup: (c) => c.faultNth(GENERATE, 1, { ...once(faults), faultAfterHandling: true }),
+				failed: 1,
+				error,
+				chargedFailures: 1,
+			},
+		]),
+		{
+			name: 'key revoked mid-run (after the 2nd answer)',
+			setup: (c, key) => c.afterAnswer(GENERATE, '200', 2, () => c.revoke(key)),
+			failed: 'any',
+			error: /revoked[\s\S]*new key/i,
+			chargedFailures: 0,
+		},
+		{ name: 'credits exhausted mid-run (balance 2, no floor)', setup: () => undefined, credits: 2, floor: 0, failed: NC - 2, error: /credit/i, chargedFailures: 0 },
+	];
+}
+
+function concurrentCases(driver: Driver, max: number, ctx: () => DriverContext, chaos: () => Chaos, key: () => string): void {
+	describe(`${driver.name} action: Generate, ${NC} items at the maximum concurrency (${max}), Minimum Credits to Keep ${FLOOR}`, () => {
+		test.each(concurrentCaseList().map((c) => [c.name, c] as const))('%s', async (_name, kase) => {
+			const c = chaos();
+			const floor = kase.floor ?? FLOOR;
+			c.setCredits(kase.credits ?? NC + FLOOR);
+			const start = kase.credits ?? NC + FLOOR;
+			if (kase.retryHeader) c.sb.configure({ retryHeader: kase.retryHeader });
+			kase.setup(c, key());
+			c.sb.resetStats();
+			const run = await driver.generate(ctx(), PROMPTS_C, { concurrency: max, minCreditsToKeep: floor || undefined });
+			// Items in = items out, each an output or a clear error.
+			expect(run.thrown).toBeUndefined();
+			expect(run.outcomes).toHaveLength(NC);
+			const failed = run.outcomes.filter((o) => !o.ok);
+			if (kase.failed !== 'any') expect(failed).toHaveLength(kase.failed);
+			for (const o of failed) {
+				expect(o.error).toBeTruthy();
+				if (kase.error) expect(o.error).toMatch(kase.error);
+			}
+			noKeyIn(run.outcomes.map((o) => o.error), key());
+			const ok = run.outcomes.filter((o) => o.ok).length;
+			// Credits = the calls the service charged = the successful items (+ the failures charged after handling).
+			expect(c.sb.stats.creditsSpent).toBe(c.sb.stats.paidCalls);
+			expect(c.sb.stats.creditsSpent).toBe(ok + kase.chargedFailures);
+			// No paid call sent twice: apart from the 429 refusals, one request per item at most.
+			const refused = c.count(GENERATE, '429');
+			expect(c.count(GENERATE) - refused).toBeLessThanOrEqual(NC);
+			if (kase.failed !== 'any') expect((c.sb.stats.byRoute[GENERATE] ?? 0) - refused).toBe(NC);
+			// The floor is never crossed.
+			expect(start - c.sb.stats.creditsSpent).toBeGreaterThanOrEqual(floor);
+			for (const o of run.outcomes.filter((x) => x.ok)) expect(typeof o.json?.creditsRemaining).toBe('number');
+		});
+
+		test(`the floor holds exactly: ${FLOOR + 5} credits, floor ${FLOOR}, ${NC} items at once → 5 paid, ${NC - 5} refused before sending, one balance read`, async () => {
+			const c = chaos();
+			c.setCredits(FLOOR + 5);
+			c.sb.resetStats();
+			const run = await driver.generate(ctx(), PROMPTS_C, { concurrency: max, minCreditsToKeep: FLOOR });
+			expect(run.outcomes).toHaveLength(NC);
+			expect(run.outcomes.filter((o) => o.ok)).toHaveLength(5);
+			for (const o of run.outcomes.filter((x) => !x.ok)) expect(o.error).toMatch(/Minimum Credits to Keep/);
+			expect(c.sb.stats.creditsSpent).toBe(5);
+			expect(c.sb.stats.byRoute[GENERATE]).toBe(5);
+			expect(c.sb.stats.byRoute['GET /credits']).toBe(1);
+			expect(c.sb.state.account('acc_1').credits).toBe(FLOOR);
+		});
+
+		test(`a key revoked mid-run: no call is sent after the first 401, and the remaining items fail at once with its message`, async () => {
+			const c = chaos();
+			const items = Array.from({ length: 3 * max }, (_, i) => `Revocation prompt ${i + 1}`);
+			c.sb.configure({ faults: { latencyMs: 150 } });
+			c.afterAnswer(GENERATE, '200', max + 5, () => c.revoke(key()));
+			c.sb.resetStats();
+			const events: string[] = [];
+			const run = await driver.generate({ ...ctx(), events }, items, { concurrency: max });
+			expect(run.outcomes).toHaveLength(items.length);
+			const ok = run.outcomes.filter((o) => o.ok).length;
+			expect(ok).toBeGreaterThanOrEqual(max + 5);
+			const failed = run.outcomes.filter((o) => !o.ok);
+			expect(failed.length).toBeGreaterThan(0);
+			for (const o of failed) expect(o.error).toMatch(/revoked[\s\S]*new key/i);
+			noKeyIn(failed.map((o) => o.error), key());
+			const first401 = events.indexOf('answer 401');
+			expect(first401).toBeGreaterThan(0);
+			expect(events.slice(first401).filter((e) => e.startsWith('send'))).toEqual([]);
+			// Items never sent failed too: fewer requests than items.
+			expect(c.sb.stats.byRoute[GENERATE]).toBeLessThan(items.length);
+			expect(c.sb.stats.creditsSpent).toBe(ok);
+		});
+	});
 }

@@ -688,6 +688,36 @@ describe('sandbox: fault injection', () => {
 		expect(Date.now() - t).toBeGreaterThanOrEqual(140);
 	});
 
+	test('rateLimitReset sends X-RateLimit-Reset (epoch s with ms) on every answer; off by default', async () => {
+		expect((await call(sb, 'GET', '/drafts')).headers.get('x-ratelimit-reset')).toBeNull();
+		await withSandbox({ rateLimitReset: true, quota: { generate: { limit: 1, windowMs: 2_000 } } }, async (own) => {
+			const before = Date.now();
+			const ok = await call(own, 'POST', '/generate', { body: { prompt: 'x' } });
+			const refused = await call(own, 'POST', '/generate', { body: { prompt: 'x' } });
+			for (const r of [ok, refused]) {
+				const reset = r.headers.get('x-ratelimit-reset') ?? '';
+				expect(reset).toMatch(/^\d{10}\.\d{3}$/);
+				expect(Number(reset) * 1000).toBeGreaterThanOrEqual(before + 2_000 - 1);
+				expect(Number(reset) * 1000).toBeLessThanOrEqual(Date.now() + 2_000);
+			}
+			expect([ok.status, refused.status]).toEqual([200, 429]);
+			expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+		});
+	});
+
+	test('a call refused by the quota is counted on arrival and answered at once; an admitted one takes the latency', async () => {
+		const lines: string[] = [];
+		await withSandbox({ quota: { generate: { limit: 1, windowMs: 60_000 } }, faults: { latencyMs: 400 }, log: (l) => lines.push(l) }, async (own) => {
+			const admitted = call(own, 'POST', '/generate', { body: { prompt: 'x' } });
+			while (own.stats.requests < 1) await new Promise((r) => setTimeout(r, 5));
+			const refused = await call(own, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect((await admitted).status).toBe(200);
+			// The second call arrived after the first and was answered before it: the refusal did not wait the latency.
+			expect(lines.map((l) => l.replace(/^POST \/api\/v1\/generate -> /, ''))).toEqual(['429', '200']);
+		});
+	});
+
 	test('errorRate 1 with errorStatuses, decided before handling: nothing charged', async () => {
 		sb.configure({ faults: { errorRate: 1, errorStatuses: [503] } });
 		const credits = sb.state.account('acc_1').credits;

@@ -15,9 +15,48 @@ import { upcomingFireKey } from './types';
 
 const RETRY = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 2000, maxTotalWaitMs: 8000 };
 
+/** The core's most calls at once in the chaos suite: the n8n node's maximum. */
+const MAX_CONCURRENCY = 20;
+
 function client(ctx: DriverContext): PostWriterClient {
 	const key = ctx.key();
-	return new PostWriterClient({ baseUrl: ctx.baseUrl, send: createAxiosSend(key), sleep: realSleep, apiKey: key, retry: RETRY, timeoutMs: ctx.timeoutMs });
+	const axiosSend = createAxiosSend(key);
+	const events = ctx.events;
+	const send: typeof axiosSend = events
+		? async (request) => {
+				events.push(`send ${request.method} ${new URL(request.url).pathname.replace(/^.*\/api\/v1/, '')}`);
+				try {
+					const response = await axiosSend(request);
+					events.push(`answer ${response.status}`);
+					return response;
+				} catch (e) {
+					events.push('answer none');
+					throw e;
+				}
+			}
+		: axiosSend;
+	return new PostWriterClient({ baseUrl: ctx.baseUrl, send, sleep: realSleep, apiKey: key, retry: RETRY, timeoutMs: ctx.timeoutMs });
+}
+
+/** Items on one shared client (one pacing, one credit ledger), at most `concurrency` at once, outcomes in input order. */
+async function parallel<T>(inputs: T[], concurrency: number, fn: (input: T) => Promise<unknown>): Promise<ActionRun> {
+	const outcomes: Outcome[] = new Array<Outcome>(inputs.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < inputs.length) {
+			const i = next++;
+			try {
+				const json = (await fn(inputs[i])) as Record<string, unknown>;
+				record('output', json);
+				outcomes[i] = { ok: true, json };
+			} catch (e) {
+				record('error', e);
+				outcomes[i] = { ok: false, error: e instanceof Error ? e.message : String(e) };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));
+	return { outcomes };
 }
 
 async function each<T>(inputs: T[], fn: (input: T) => Promise<unknown>): Promise<ActionRun> {
@@ -76,7 +115,12 @@ export const coreDriver: Driver = {
 		}),
 	name: 'core',
 	skipReason: () => undefined,
-	generate: (ctx, prompts) => each(prompts, (prompt) => client(ctx).generatePost({ prompt })),
+	maxConcurrency: MAX_CONCURRENCY,
+	generate: (ctx, prompts, options) => {
+		if (options?.concurrency === undefined && options?.minCreditsToKeep === undefined) return each(prompts, (prompt) => client(ctx).generatePost({ prompt }));
+		const shared = client(ctx);
+		return parallel(prompts, options.concurrency ?? 1, (prompt) => shared.generatePost({ prompt }, { minCreditsToKeep: options.minCreditsToKeep }));
+	},
 	listDrafts: (ctx, count) => each(Array.from({ length: count }, (_, i) => i), async () => ({ drafts: await client(ctx).listDrafts({}, { limit: 5 }) })),
 	guided: (ctx, topics) => each(topics, (topic) => runGuided(client(ctx), { topic }, { retry: RETRY })),
 	newPostTrigger(ctx): TriggerPoller {

@@ -14,13 +14,25 @@ import type { Credentials, Transport } from '../../n8n/helpers/context';
 import { record } from '../harness';
 import type { ActionRun, Driver, DriverContext, Outcome, PollResult, TriggerPoller } from './types';
 import { upcomingFireKey } from './types';
+import { MAX_CONCURRENCY } from '../../../n8n/nodes/PostWriter/helpers/fields';
 
 type Send = (credentials: Credentials, options: IHttpRequestOptions) => Promise<unknown>;
 
-/** The helper's transport with the timeout capped. */
-export function cappedTransport(timeoutMs: number): Transport {
+/** The helper's transport with the timeout capped (and, with `events`, each send and answer logged in order). */
+export function cappedTransport(timeoutMs: number, events?: string[]): Transport {
 	const base = newTransport() as Transport & { send: Send };
-	const send: Send = (credentials, options) => base.send(credentials, { ...options, timeout: Math.min(options.timeout ?? timeoutMs, timeoutMs) });
+	const send: Send = async (credentials, options) => {
+		events?.push(`send ${options.method ?? 'GET'} ${new URL(options.url).pathname.replace(/^.*\/api\/v1/, '')}`);
+		let answer: unknown;
+		try {
+			answer = await base.send(credentials, { ...options, timeout: Math.min(options.timeout ?? timeoutMs, timeoutMs) });
+		} catch (e) {
+			events?.push('answer none');
+			throw e;
+		}
+		events?.push(`answer ${String((answer as { statusCode?: number }).statusCode)}`);
+		return answer;
+	};
 	return Object.assign(Object.create(base) as Transport, { send, requests: base.requests, count: base.count.bind(base), reset: base.reset.bind(base) });
 }
 
@@ -31,7 +43,7 @@ function credentials(ctx: DriverContext): Credentials {
 /** One execution of the node over all items; per-item outcomes from the output (continueOnFail) or the thrown error. */
 export async function execute(ctx: DriverContext, params: IDataObject, items: INodeExecutionData[], continueOnFail = true): Promise<ActionRun> {
 	try {
-		const { output, logs } = await runNode({ credentials: credentials(ctx), params, items, continueOnFail, transport: cappedTransport(ctx.timeoutMs) });
+		const { output, logs } = await runNode({ credentials: credentials(ctx), params, items, continueOnFail, transport: cappedTransport(ctx.timeoutMs, ctx.events) });
 		for (const l of logs) record('n8n-log', l);
 		const outcomes: Outcome[] = [];
 		for (const item of output) {
@@ -76,10 +88,21 @@ function poller(ctx: DriverContext, params: IDataObject, keyOf: (json: IDataObje
 export const n8nDriver: Driver = {
 	name: 'n8n',
 	skipReason: () => undefined,
+	oneClientPerRun: true,
+	maxConcurrency: MAX_CONCURRENCY,
 	generate: (ctx, prompts, options) =>
 		execute(
 			ctx,
-			{ resource: 'post', operation: 'generate', prompt: '={{ $json.prompt }}' },
+			{
+				resource: 'post',
+				operation: 'generate',
+				prompt: '={{ $json.prompt }}',
+				options: {
+					// Concurrency 1 unless asked: the matrix's per-item expectations assume one item after the other.
+					concurrency: options?.concurrency ?? 1,
+					...(options?.minCreditsToKeep !== undefined ? { minCreditsToKeep: options.minCreditsToKeep } : {}),
+				},
+			},
 			prompts.map((prompt) => ({ json: { prompt } })),
 			options?.continueOnFail ?? true,
 		),

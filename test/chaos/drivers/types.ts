@@ -33,13 +33,26 @@ export interface DriverContext {
 	key: () => string;
 	/** Per-request timeout, kept short so that a held connection ends quickly. */
 	timeoutMs: number;
+	/** When given, the transport appends "send <METHOD> <path>" and "answer <status>" in the order the client sees them. */
+	events?: string[];
+}
+
+export interface GenerateOptions {
+	continueOnFail?: boolean;
+	/** Items at once (drivers with `maxConcurrency`). */
+	concurrency?: number;
+	minCreditsToKeep?: number;
 }
 
 export interface Driver {
 	name: string;
 	/** Why the driver cannot run (platform code or build missing), or undefined. */
 	skipReason(): string | undefined;
-	generate(ctx: DriverContext, prompts: string[], options?: { continueOnFail?: boolean }): Promise<ActionRun>;
+	/** One client for all items of a run (n8n): after a 401 the later items are not sent. */
+	oneClientPerRun?: boolean;
+	/** The most items the platform runs at once in one execution (undefined: one at a time, no such option). */
+	maxConcurrency?: number;
+	generate(ctx: DriverContext, prompts: string[], options?: GenerateOptions): Promise<ActionRun>;
 	/** A GET action: Get Many Drafts. */
 	listDrafts(ctx: DriverContext, count: number): Promise<ActionRun>;
 	/** Create Guided Post, one run per topic. */

@@ -130,7 +130,16 @@ export function executeContext(options: ExecuteOptions) {
 	const transport = (options.transport as ReturnType<typeof createTransport>) ?? createTransport();
 	const items = options.items ?? [{ json: {} }];
 	const logs: Logged[] = [];
-	const paramsFor = (i: number) => withDefaults(NODE_PROPERTIES, typeof options.params === 'function' ? options.params(i) : options.params);
+	// The parameters of an item do not change during a run: computed once per item (n8n's defaults over the whole description are not cheap).
+	const cache = new Map<number, INodeParameters>();
+	const paramsFor = (i: number) => {
+		let params = cache.get(i);
+		if (!params) {
+			params = withDefaults(NODE_PROPERTIES, typeof options.params === 'function' ? options.params(i) : options.params);
+			cache.set(i, params);
+		}
+		return params;
+	};
 	const ctx = {
 		getInputData: () => items,
 		getNode: () => NODE,

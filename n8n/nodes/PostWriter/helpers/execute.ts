@@ -1,47 +1,112 @@
 /**
- * The per-item loop shared by every operation: items in order, one client per
- * run (so the retry policy and the credit floor see the whole run), pairedItem
- * on every output, continueOnFail honoured, errors mapped once.
+ * The per-item loop shared by every operation: one client per run (so the
+ * pacing, the retry policy and the credit floor see the whole run), items run
+ * by a small pool (Options › Concurrency, at most MAX_CONCURRENCY at once),
+ * output in input order with pairedItem on every item, continueOnFail
+ * honoured, errors mapped once.
+ *
+ * Without continueOnFail, the first failure stops the run from starting new
+ * items; the items already in flight finish (a call is never left half-sent),
+ * then that failure is thrown.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { OperationKey } from '../../../shared/catalogue';
 import type { PostWriterClient } from '../../../shared/client';
+import { ValidationError } from '../../../shared/errors';
 import { createClient } from '../transport';
 import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './fields';
+import { CONCURRENCY, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, OPTIONS } from './fields';
 import { readCreditFloor, readInput } from './input';
 
 export type ItemHandler = (itemIndex: number, client: PostWriterClient) => Promise<IDataObject | IDataObject[]>;
+
+export interface ForEachItemOptions {
+	/** Items run at once (default 1: one after the other). */
+	concurrency?: number;
+}
+
+/**
+ * Runs `task(i)` for i = 0 … count − 1, at most `concurrency` at once, in
+ * order of start. After `stopped()` turns true no new task starts; those
+ * running finish. No timer: each worker starts the next task when its own ends.
+ */
+export async function runPool(count: number, concurrency: number, task: (index: number) => Promise<void>, stopped: () => boolean): Promise<void> {
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < count && !stopped()) {
+			const index = next++;
+			await task(index);
+		}
+	};
+	const workers = Math.max(1, Math.min(concurrency, count));
+	await Promise.all(Array.from({ length: workers }, async () => await worker()));
+}
+
+/** Options › Concurrency, read once for the run (item 0): a whole number from 1 to MAX_CONCURRENCY. */
+export function readConcurrency(ctx: IExecuteFunctions): number {
+	const options = ctx.getNodeParameter(OPTIONS, 0, {}) as IDataObject | undefined;
+	const raw = options && typeof options === 'object' ? options[CONCURRENCY] : undefined;
+	if (raw === undefined || raw === null || raw === '') return DEFAULT_CONCURRENCY;
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+		throw new ValidationError(CONCURRENCY, `must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${String(raw)}.`);
+	}
+	return n;
+}
 
 export async function forEachItem(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	key: OperationKey | undefined,
 	handler: ItemHandler,
+	options: ForEachItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
+	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
 	let client: PostWriterClient | undefined;
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	let clientFailure: unknown;
+	try {
+		client = await createClient(this);
+	} catch (error) {
+		clientFailure = error;
+	}
+	// The first failure without continueOnFail: no new item starts after it.
+	let stop: Error | undefined;
+
+	const runItem = async (itemIndex: number): Promise<void> => {
 		let failure: unknown;
 		try {
-			client ??= await createClient(this);
+			if (!client) throw clientFailure;
 			const result = await handler(itemIndex, client);
-			for (const json of Array.isArray(result) ? result : [result]) {
-				output.push({ json, pairedItem: { item: itemIndex } });
-			}
-			continue;
+			outputs[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			return;
 		} catch (error) {
 			failure = error;
 		}
 		const nodeError = toNodeError(this.getNode(), failure, itemIndex, key);
-		if (!this.continueOnFail()) throw nodeError;
-		output.push({ json: { error: errorItemText(failure, nodeError, key) }, pairedItem: { item: itemIndex } });
-	}
-	return output;
+		if (!this.continueOnFail()) {
+			stop ??= nodeError;
+			return;
+		}
+		outputs[itemIndex] = [{ json: { error: errorItemText(failure, nodeError, key) }, pairedItem: { item: itemIndex } }];
+	};
+
+	await runPool(items.length, options.concurrency ?? 1, runItem, () => stop !== undefined);
+	if (stop) throw stop;
+	return outputs.flat();
 }
 
-/** Runs a single (non-list) catalogue operation on each item, with the credit floor when set. */
+/** The concurrency of the run, a wrong value reported on the node (whatever continueOnFail says: nothing was sent). */
+export function concurrencyOf(ctx: IExecuteFunctions, key: OperationKey): number {
+	try {
+		return readConcurrency(ctx);
+	} catch (error) {
+		throw toNodeError(ctx.getNode(), error, 0, key);
+	}
+}
+
+/** Runs a single (non-list) catalogue operation on each item, with the credit floor when set, Options › Concurrency at once. */
 export async function callForEachItem(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -49,15 +114,26 @@ export async function callForEachItem(
 	overrides: FieldOverrides = {},
 	prepare?: (input: Record<string, unknown>, itemIndex: number) => Record<string, unknown>,
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, key, async (itemIndex, client) => {
-		const read = readInput(this, key, itemIndex, overrides);
-		const input = prepare ? prepare(read, itemIndex) : read;
-		const minCreditsToKeep = readCreditFloor(this, itemIndex);
-		return (await client.call(key, input, { minCreditsToKeep })) as IDataObject;
-	});
+	const concurrency = concurrencyOf(this, key);
+	return await forEachItem.call(
+		this,
+		items,
+		key,
+		async (itemIndex, client) => {
+			const read = readInput(this, key, itemIndex, overrides);
+			const input = prepare ? prepare(read, itemIndex) : read;
+			const minCreditsToKeep = readCreditFloor(this, itemIndex);
+			return (await client.call(key, input, { minCreditsToKeep })) as IDataObject;
+		},
+		{ concurrency },
+	);
 }
 
-/** Runs a list operation on each item with Return All / Limit. */
+/**
+ * Runs a list operation on each item with Return All / Limit, one item after
+ * the other: an item's pages follow one another (each cursor comes from the
+ * page before), and the run holds one page plus the output at a time.
+ */
 export async function listForEachItem(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],

@@ -8,7 +8,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared/catalogue';
-import { OPERATION_KEYS, costSentence, getOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
+import { OPERATION_KEYS, costSentence, getOperation, isListOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
 import { OTHER_FIELD_LABELS } from '../../../shared/labels';
 
 /** Value of the "Custom" choice offered next to suggestions. */
@@ -26,6 +26,18 @@ export const FILTERS = 'filters';
 export const OPTIONS = 'options';
 
 export const MIN_CREDITS_TO_KEEP = 'minCreditsToKeep';
+export const CONCURRENCY = 'concurrency';
+
+/**
+ * Items run at once by default. A paid call runs an AI model and takes
+ * seconds, so a batch is bound by latency: 5 at once is about 5 times faster
+ * than one by one. The API does not publish its quotas (docs/api-v1.md,
+ * Limits); at 1 s a call, 5 at once is 5 calls a second, which fits a quota of
+ * a few calls a second without a 429, and the shared pacing covers the rest.
+ */
+export const DEFAULT_CONCURRENCY = 5;
+/** Most items run at once: past it, the quota (not the latency) bounds any realistic batch, and the run only holds more calls waiting. */
+export const MAX_CONCURRENCY = 20;
 
 export type FieldOverrides = Record<string, Partial<INodeProperties>>;
 
@@ -266,6 +278,34 @@ export function creditFloorOption(): INodeProperties {
 	};
 }
 
+/** Options › Concurrency, on every operation that calls the API once per item (not on the lists, which follow their pages in order). */
+export function concurrencyOption(): INodeProperties {
+	return {
+		displayName: OTHER_FIELD_LABELS[CONCURRENCY],
+		name: CONCURRENCY,
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+		default: DEFAULT_CONCURRENCY,
+		description: `How many items are sent to the service at once, from 1 to ${MAX_CONCURRENCY} (${DEFAULT_CONCURRENCY} when not set). Output items keep the input order. All items share one pacing: on a rate limit every call waits the delay the service asks for.`,
+	};
+}
+
+/** The Options collection of an operation, its entries sorted by name; none when empty. */
+export function optionsCollection(display: IDisplayOptions, options: INodeProperties[]): INodeProperties[] {
+	if (options.length === 0) return [];
+	return [
+		{
+			displayName: 'Options',
+			name: OPTIONS,
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: display,
+			options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		},
+	];
+}
+
 /**
  * The parameters of a list of fields, shown only with `display`: top-level
  * fields first, then the Additional Fields / Filters collection.
@@ -306,25 +346,18 @@ export function specFields(
 /**
  * Every parameter of a catalogue operation, shown only for its resource and
  * operation: its fields (see specFields), then the Options collection
- * (credit floor on paid operations).
+ * (credit floor on paid operations, concurrency on all but the lists).
  */
 export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
 	const spec = getOperation(key);
 	const display = showFor(spec.resource, spec.action);
 	const out = specFields(spec.fields, display, options.overrides, options.optional);
-	const extra = [...(spendsCredits(key) ? [creditFloorOption()] : []), ...(options.extraOptions ?? [])];
-	if (extra.length > 0) {
-		out.push({
-			displayName: 'Options',
-			name: OPTIONS,
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: display,
-			options: extra,
-		});
-	}
-	return out;
+	const extra = [
+		...(spendsCredits(key) ? [creditFloorOption()] : []),
+		...(isListOperation(key) ? [] : [concurrencyOption()]),
+		...(options.extraOptions ?? []),
+	];
+	return [...out, ...optionsCollection(display, extra)];
 }
 
 /** Return All / Limit for list operations. */

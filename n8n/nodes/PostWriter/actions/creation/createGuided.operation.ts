@@ -10,8 +10,8 @@ import type { IdeaSelection } from '../../../../shared/catalogue';
 import type { GuidedInput } from '../../../../shared/guided';
 import { GUIDED_OPERATION } from '../../../../shared/catalogue';
 import { guidedInputFrom, runGuided } from '../../../../shared/guided';
-import { forEachItem } from '../../helpers/execute';
-import { actionOf, imperative, sentence, showFor, specFields } from '../../helpers/fields';
+import { concurrencyOf, forEachItem } from '../../helpers/execute';
+import { actionOf, concurrencyOption, imperative, optionsCollection, sentence, showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
 import { readFields } from '../../helpers/input';
 
@@ -62,24 +62,39 @@ const OVERRIDES: FieldOverrides = {
 	},
 };
 
-export const description: INodeProperties[] = specFields(GUIDED_OPERATION.fields, display, OVERRIDES);
+export const description: INodeProperties[] = [
+	...specFields(GUIDED_OPERATION.fields, display, OVERRIDES),
+	...optionsCollection(display, [concurrencyOption()]),
+];
 
 /** The parameters of one item → the run's input (the mapping is the core's, shared with Zapier). */
 export function readGuidedInput(ctx: IExecuteFunctions, itemIndex: number): GuidedInput {
 	return guidedInputFrom(readFields(ctx, GUIDED_OPERATION.fields, OPERATION, itemIndex, OVERRIDES));
 }
 
+/**
+ * Each item runs its own creation workflow; items run in parallel (Options ›
+ * Concurrency), while the steps of one workflow run one after the other, so
+ * no two calls are ever on the same workflow at once (WORKFLOW_BUSY).
+ */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, 'startPostCreation', async (itemIndex, client) => {
-		const result = await runGuided(client, readGuidedInput(this, itemIndex));
-		return {
-			text: result.text,
-			ready: result.ready,
-			verdict: result.verdict,
-			workflowId: result.workflowId,
-			refinements: result.refinements,
-			idea: result.idea,
-			questions: result.questions,
-		} as IDataObject;
-	});
+	const concurrency = concurrencyOf(this, 'startPostCreation');
+	return await forEachItem.call(
+		this,
+		items,
+		'startPostCreation',
+		async (itemIndex, client) => {
+			const result = await runGuided(client, readGuidedInput(this, itemIndex));
+			return {
+				text: result.text,
+				ready: result.ready,
+				verdict: result.verdict,
+				workflowId: result.workflowId,
+				refinements: result.refinements,
+				idea: result.idea,
+				questions: result.questions,
+			} as IDataObject;
+		},
+		{ concurrency },
+	);
 }

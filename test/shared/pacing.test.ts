@@ -1,0 +1,207 @@
+/**
+ * The shared pacing (shared/pacing.ts) and the credit floor under concurrency
+ * (shared/credits.ts), through the client, on virtual time: a fake service with
+ * per-call latency and a fixed-window quota, calls run by a pool as the n8n
+ * node runs items. No real time passes.
+ */
+import { PostWriterClient } from '../../shared/client';
+import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../shared/errors';
+import { Pacer } from '../../shared/pacing';
+import { readRateLimit } from '../../shared/response';
+import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../helpers/virtual-time';
+
+const BASE = 'https://api.test.example/api/v1';
+
+function setup(service: FakeServiceOptions, retry = {}) {
+	const time = virtualTime();
+	const api = fakeService(time, service);
+	const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, retry });
+	const generate = (count: number, concurrency: number, options: { minCreditsToKeep?: number } = {}) =>
+		time.run(pool(count, concurrency, (i) => client.generatePost({ prompt: `Item ${i}` }, options)));
+	return { time, api, client, generate };
+}
+
+const generates = (api: ReturnType<typeof fakeService>) => api.sent.filter((s) => s.path === '/generate');
+
+describe('one pacing for all calls of a client', () => {
+	test('a 429 on one call pauses the others: a call started during the pause is not sent before it ends', async () => {
+		const { time, api, client } = setup({
+			latencyMs: 100,
+			headers: 'none',
+			script: { 1: { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '3' } } },
+		});
+		const later = async (delay: number, prompt: string) => {
+			await time.sleep(delay);
+			return await client.generatePost({ prompt });
+		};
+		const results = await time.run(Promise.all([client.generatePost({ prompt: 'first' }), later(500, 'second'), later(1_500, 'third')]));
+		expect(results.map((r) => r.proposals[0])).toEqual(['A post', 'A post', 'A post']);
+		const times = generates(api).map((s) => s.at - (time.now() - time.elapsed()));
+		// The first call was refused at 100 ms with a 3 s delay: nothing else goes out before 3.1 s.
+		expect(times[0]).toBe(0);
+		expect(times.slice(1).every((t) => t >= 3_100)).toBe(true);
+		expect(generates(api)).toHaveLength(4);
+	});
+
+	test('with concurrent calls, the refused ones wait the delay once, together, and then go', async () => {
+		const { api, generate } = setup({ latencyMs: 100, limit: 4, windowMs: 1_000, headers: 'retry-after' });
+		const results = await generate(10, 10);
+		expect(results.every((r) => r.ok)).toBe(true);
+		// 10 at once: 4 admitted, 6 refused (Retry-After: 1) and retried after the pause, and so on per window.
+		const at = generates(api).map((s) => s.at - generates(api)[0].at);
+		expect(new Set(at.filter((t) => t > 0 && t < 1_000)).size).toBe(0);
+	});
+
+	test('rate-limit headers slow the rate before a 429: not one call refused, one window after the other', async () => {
+		const { time, api, generate } = setup({ latencyMs: 0, limit: 10, windowMs: 1_000, headers: 'full' });
+		const results = await generate(35, 5);
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.refused429).toBe(0);
+		expect(generates(api)).toHaveLength(35);
+		// 35 calls at 10 per window: the 4th window opens at 3 s, and the run ends then.
+		expect(time.elapsed()).toBe(3_000);
+	});
+
+	test('the same run without the headers is refused once per window: the headers are what avoids the 429s', async () => {
+		const { api, generate } = setup({ latencyMs: 0, limit: 10, windowMs: 1_000, headers: 'retry-after' });
+		const results = await generate(35, 5);
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.refused429).toBeGreaterThanOrEqual(3);
+	});
+
+	test('with latency, calls in flight are counted: a quota of 10 per second at 20 at once is kept after the first window', async () => {
+		const { time, api, generate } = setup({ latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const results = await generate(60, 20);
+		expect(results.every((r) => r.ok)).toBe(true);
+		// Only the first burst, sent before any answer told the quota, meets 429s.
+		const refusedAfterStart = api.answers.filter((a) => a.status === 429 && a.at > time.now() - time.elapsed());
+		expect(refusedAfterStart).toHaveLength(0);
+		expect(api.stats.refused429).toBeLessThanOrEqual(10);
+		// (N − Q) / Q × W = 5 s of quota, plus the last call's 1 s.
+		expect(time.elapsed()).toBeLessThanOrEqual(6_000);
+	});
+
+	test('a run with no header at all (429 without a delay) still completes, by backoff', async () => {
+		const { api, generate } = setup({ latencyMs: 50, limit: 5, windowMs: 1_000, headers: 'none' }, { maxAttempts: 10 });
+		const results = await generate(20, 5);
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(20);
+	});
+
+	test('only Retry-After on the 429: completes, every item charged once', async () => {
+		const { api, generate } = setup({ latencyMs: 200, limit: 3, windowMs: 1_000, headers: 'retry-after' });
+		const results = await generate(12, 6);
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(12);
+	});
+
+	test('a pause is waited once even when the clock does not move (sleep recorded, clock frozen)', async () => {
+		const sleeps: number[] = [];
+		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => 5_000 });
+		pacer.pause(2_000);
+		const slot = await pacer.acquire('generatePost');
+		pacer.settle(slot, { limit: 1, remaining: 0, resetAt: 6_000 });
+		await pacer.acquire('generatePost');
+		expect(sleeps).toEqual([2_000, 1_000]);
+	});
+
+	test('an answer from a window already over says nothing of the current one', async () => {
+		let now = 10_000;
+		const sleeps: number[] = [];
+		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => now });
+		const slot = await pacer.acquire('generatePost');
+		now = 12_000;
+		pacer.settle(slot, { limit: 5, remaining: 0, resetAt: 11_000 });
+		await pacer.acquire('generatePost');
+		expect(sleeps).toEqual([]);
+	});
+
+	test('a pause longer than the caller may wait is a 429 error, and nothing is sent', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, {
+			script: { 1: { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '20' } } },
+		});
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, deadline: time.now() + 10_000 });
+		const e = await time.run(client.generatePost({ prompt: 'x' }).catch((x: unknown) => x));
+		expect(e).toBeInstanceOf(RateLimitedError);
+		expect(api.sent).toHaveLength(1);
+	});
+});
+
+describe('no call after a 401', () => {
+	test('calls in flight get their answers; every later call fails at once with the 401 message, and none is sent', async () => {
+		const { api, generate } = setup({
+			latencyMs: 100,
+			script: Object.fromEntries(
+				Array.from({ length: 40 }, (_, i) => [i + 3, { status: 401, body: { error: { code: 'API_KEY_REVOKED', message: 'API key has been revoked' } } }]),
+			),
+		});
+		const results = await generate(12, 4);
+		expect(results.filter((r) => r.ok)).toHaveLength(2);
+		for (const r of results.filter((x) => !x.ok)) {
+			const error = (r as { error: unknown }).error;
+			expect(error).toBeInstanceOf(AuthenticationError);
+			expect((error as Error).message).toMatch(/revoked[\s\S]*new key/i);
+		}
+		// 4 at once; the 3rd and 4th answered 401 and no call started after the first 401 answer.
+		const first401 = api.answers.find((a) => a.status === 401)?.at ?? 0;
+		expect(generates(api).filter((s) => s.at >= first401)).toHaveLength(2);
+		expect(generates(api)).toHaveLength(6);
+	});
+});
+
+describe('the credit floor under concurrency', () => {
+	test('20 calls at once with 10 credits and a floor of 3: exactly 7 are sent, the balance ends at 3, one balance read', async () => {
+		const { api, generate } = setup({ latencyMs: 300, credits: 10 });
+		const results = await generate(20, 20, { minCreditsToKeep: 3 });
+		expect(results.filter((r) => r.ok)).toHaveLength(7);
+		for (const r of results.filter((x) => !x.ok)) expect((r as { error: unknown }).error).toBeInstanceOf(CreditFloorError);
+		expect(api.balance()).toBe(3);
+		expect(generates(api)).toHaveLength(7);
+		expect(api.sent.filter((s) => s.path === '/credits')).toHaveLength(1);
+	});
+
+	test('the floor holds over many windows and concurrency 20 with a 429 quota', async () => {
+		const { api, generate } = setup({ latencyMs: 500, credits: 40, limit: 10, windowMs: 1_000, headers: 'full' });
+		const results = await generate(60, 20, { minCreditsToKeep: 5 });
+		expect(results.filter((r) => r.ok)).toHaveLength(35);
+		expect(api.balance()).toBe(5);
+	});
+
+	test('an ambiguous failure keeps its cost as spent: the floor is not crossed by trusting that nothing was charged', async () => {
+		const { api, generate } = setup({ latencyMs: 100, credits: 5, script: { 1: 'reset-after-charge' } });
+		const results = await generate(4, 4, { minCreditsToKeep: 3 });
+		expect(results.filter((r) => r.ok)).toHaveLength(1);
+		expect((results[0] as { error: unknown }).error).toBeInstanceOf(NetworkError);
+		expect(api.balance()).toBe(3);
+		// Never resent.
+		expect(api.stats.charged).toBe(2);
+	});
+
+	test('a refused call gives its reservation back', async () => {
+		const { api, client, time } = setup(
+			{ latencyMs: 100, credits: 5, script: { 1: { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '1' } } } },
+			{ maxAttempts: 1 },
+		);
+		const results = await time.run(pool(4, 1, (i) => client.generatePost({ prompt: `Item ${i}` }, { minCreditsToKeep: 3 })));
+		expect(results.map((r) => r.ok)).toEqual([false, true, true, false]);
+		expect((results[0] as { error: unknown }).error).toBeInstanceOf(RateLimitedError);
+		expect((results[3] as { error: unknown }).error).toBeInstanceOf(CreditFloorError);
+		expect(api.balance()).toBe(3);
+	});
+});
+
+describe('readRateLimit (response.ts): what an answer says of the quota', () => {
+	const now = 1_700_000_000_000;
+	test.each([
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': '1700000001.250' }, { limit: 10, remaining: 3, resetAt: now + 1_250 }],
+		[{ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000002' }, { limit: 60, remaining: 0, resetAt: now + 2_000 }],
+		[{ 'RateLimit-Limit': '100;w=60', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '30' }, { limit: 100, remaining: 99, resetAt: now + 30_000 }],
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '5' }, { limit: 10, remaining: 5, resetAt: undefined }],
+		[{}, { limit: undefined, remaining: undefined, resetAt: undefined }],
+		// A reset already past stays in the past: it names a window that is over, not the current one.
+		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1699999999.000' }, { limit: 10, remaining: 0, resetAt: now - 1_000 }],
+	])('%j', (headers, expected) => {
+		expect(readRateLimit(headers, now)).toEqual(expected);
+	});
+});
