@@ -14,10 +14,16 @@
  *            before), N input items in one execution;
  *        (d) a naive loop: raw axios, fixed 1 s wait, 3 tries per item (n8n's
  *            default Retry On Fail), no Retry-After handling (S1–S3);
- *        (a') in S3, (a) without X-RateLimit-Reset.
+ *        (a') in S3, (a) without X-RateLimit-Reset;
+ *        (e) n8n's own HTTP Request node with its Batching option (Q items
+ *            per batch, W ms between batches) in a real n8n 2.8.4, the one
+ *            `npm start` and `npm run test:e2e` install in the cache (S1–S3):
+ *            what a user would build instead of the node. Skipped, with the
+ *            reason printed, when that n8n is not installed or fails.
  *      The latency-bound scenarios (S1, S2, S4) run their ways side by side,
- *      then S3 (latency 0, bound by the process) runs its ways one by one.
- *      (e), n8n's HTTP Request node with Batching in a real n8n, is not run.
+ *      then S3 (latency 0, bound by the process) runs its ways one by one,
+ *      then (e) runs scenario by scenario, one n8n process at a time, with
+ *      nothing else running.
  *   2. Poll cost: HTTP requests per steady-state poll of each trigger, and the
  *      JSON size of the n8n trigger's static data after 10,000 posts.
  *   3. Footprint: time to require the built Zapier app and the built n8n
@@ -29,15 +35,16 @@
  *
  * Options: --only S1,S3 (some scenarios only; implies --no-write),
  * --no-write (do not touch docs/benchmarks.md), --build (rebuild first;
- * otherwise builds only when dist/ or zapier/dist/ is missing).
+ * otherwise builds only when dist/ or zapier/dist/ is missing), --no-n8n
+ * (skip (e)).
  *
  * The last line of the output is the machine-readable summary:
  * `BENCH_SUMMARY {json}` (one line; see `summaryLine`).
  */
 import axios from 'axios';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
@@ -45,6 +52,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/serv
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../n8n/nodes/PostWriter/helpers/fields';
 import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
 import { poll, runNode } from '../test/n8n/helpers/context';
+import * as n8nRuntime from './lib/n8n-runtime';
 
 const ROOT = join(__dirname, '..');
 const args = process.argv.slice(2);
@@ -129,8 +137,10 @@ const SCENARIOS: Scenario[] = [
 interface Way {
 	id: string;
 	label: string;
-	/** Items at once (the naive loop: 1). */
+	/** Items at once (the naive loop: 1; n8n's HTTP Request node: N, it has no cap). */
 	concurrency: number;
+	/** What the C column shows instead of `concurrency`. */
+	concurrencyNote?: string;
 	run: (sb: Sandbox, scenario: Scenario) => Promise<RunOutcome>;
 	/** Sandbox options of this way on top of the scenario's. */
 	sandbox?: Partial<SandboxOptions>;
@@ -140,6 +150,10 @@ interface RunOutcome {
 	failed: number;
 	/** Failed items whose message is WORKFLOW_BUSY. */
 	busySurfaced?: number;
+	/** The way's own measure of its wall time, when the time around `run` holds more than the batch ((e): n8n's start-up). */
+	wallMs?: number;
+	/** Printed with the way's log line. */
+	note?: string;
 }
 
 interface BatchResult {
@@ -147,6 +161,7 @@ interface BatchResult {
 	way: string;
 	label: string;
 	concurrency: number;
+	concurrencyNote?: string;
 	wallMs: number;
 	limitMs: number;
 	ratio: number;
@@ -192,8 +207,9 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 	try {
 		sb.resetStats();
 		const started = performance.now();
-		const { failed, busySurfaced } = await way.run(sb, scenario);
-		const wallMs = performance.now() - started;
+		const outcome = await way.run(sb, scenario);
+		const wallMs = outcome.wallMs ?? performance.now() - started;
+		const { failed, busySurfaced } = outcome;
 		const limitMs = trueLimit(scenario, way.concurrency);
 		const route = scenario.guided ? /^POST \/api\/v1\/creation\// : /^POST \/api\/v1\/generate/;
 		const sent = answers.filter((l) => route.test(l));
@@ -207,6 +223,7 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 			way: way.id,
 			label: way.label,
 			concurrency: way.concurrency,
+			concurrencyNote: way.concurrencyNote,
 			wallMs,
 			limitMs,
 			ratio: wallMs / limitMs,
@@ -220,7 +237,7 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 			doubleCharges,
 		};
 		log(
-			`${scenario.id} ${way.id}: ${sec(wallMs)} (limit ${sec(limitMs)}, ${result.ratio.toFixed(3)} ×), ${failed} failed, ${result.credits} credits, ${result.requests} requests (${rejected429} × 429)`,
+			`${scenario.id} ${way.id}: ${sec(wallMs)} (limit ${sec(limitMs)}, ${result.ratio.toFixed(3)} ×), ${failed} failed, ${result.credits} credits, ${result.requests} requests (${rejected429} × 429)${outcome.note ? `; ${outcome.note}` : ''}`,
 		);
 		return result;
 	} finally {
@@ -308,6 +325,205 @@ function scenarioLabel(s: Scenario): string {
 	return s.guided
 		? `${s.id}: N = ${s.n} through Create Guided Post, ${s.latencyMs} ms per creation step (${GUIDED_STEPS} steps: L = ${sec(s.latencyMs * GUIDED_STEPS)} per item), no binding quota`
 		: `${s.id}: N = ${s.n} through Generate, L = ${sec(s.latencyMs)}, Q = ${s.q} per ${sec(s.windowMs)}`;
+}
+
+// ---------------------------------------------------------------------------
+// 1e. n8n's own HTTP Request node with Batching, in a real n8n
+
+/**
+ * What a user would build instead of the node: Manual Trigger → Code (the N
+ * prompts as items) → HTTP Request (v4.4), POST <baseUrl>/generate with the
+ * JSON body {prompt}, Authorization: Bearer <key> from a Header Auth
+ * credential, and:
+ *   - Options › Batching: Items per Batch = Q, Batch Interval (ms) = W, the
+ *     quota as the user reads it in the API's documentation;
+ *   - Settings › On Error: Continue (regular output), so that a refused item
+ *     is an output item with `error` and the batch goes on (counted as failed);
+ *   - Settings › Retry On Fail on, with n8n's defaults (Max. Tries 3, Wait
+ *     Between Tries 1000 ms). In n8n 2.8.4 a node under Continue retries only
+ *     when its first output item is an error, and then re-runs all N items.
+ * No Never Error, no Include Response Headers and Status: the defaults.
+ */
+const HTTP_NODE = 'HTTP Request';
+const HTTP_NODE_VERSION = 4.4;
+const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
+/** `n8n execute` of one scenario, start-up included, is killed after this. */
+const N8N_EXECUTE_TIMEOUT_MS = 180_000;
+const N8N_IMPORT_TIMEOUT_MS = 120_000;
+const N8N_CREDENTIAL = { id: 'pwBenchHeaderKey', name: 'Post Writer sandbox key (Header Auth)' };
+const n8nWorkflowId = (id: Scenario['id']) => `pwBenchBatch${id}00`;
+
+interface N8nBatching {
+	bin: string;
+	version: string;
+	/** Temporary folder: n8n's user folder (its database) and the logs of each n8n command. */
+	work: string;
+	env: NodeJS.ProcessEnv;
+	/** The sandbox port of each scenario, chosen before the import: the workflow holds the URL. */
+	ports: Map<Scenario['id'], number>;
+}
+
+/** `n8n execute --rawOutput`: the parts read here. */
+interface N8nRunData {
+	startedAt?: string;
+	stoppedAt?: string;
+	data?: {
+		resultData?: {
+			error?: { message?: string };
+			runData?: Record<string, Array<{ startTime: number; executionTime: number; error?: { message?: string }; data?: { main?: Array<Array<{ json?: Obj }>> } }>>;
+		};
+	};
+}
+
+function batchingWorkflow(scenario: Scenario, baseUrl: string): Obj {
+	return {
+		id: n8nWorkflowId(scenario.id),
+		name: `Bench ${scenario.id}: HTTP Request with Batching`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] },
+			Prompts: { main: [[{ node: HTTP_NODE, type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{ id: 'b0000000-0000-4000-8000-000000000001', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'b0000000-0000-4000-8000-000000000002',
+				name: 'Prompts',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: {
+					jsCode: `return Array.from({ length: ${scenario.n} }, (_, i) => ({ json: { prompt: \`Benchmark prompt \${i + 1}: what we learned from shipping weekly\` } }));`,
+				},
+			},
+			{
+				id: 'b0000000-0000-4000-8000-000000000003',
+				name: HTTP_NODE,
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: HTTP_NODE_VERSION,
+				position: [440, 0],
+				...RETRY,
+				onError: 'continueRegularOutput',
+				credentials: { httpHeaderAuth: N8N_CREDENTIAL },
+				parameters: {
+					method: 'POST',
+					url: `${baseUrl}/generate`,
+					authentication: 'genericCredentialType',
+					genericAuthType: 'httpHeaderAuth',
+					sendBody: true,
+					contentType: 'json',
+					specifyBody: 'keypair',
+					bodyParameters: { parameters: [{ name: 'prompt', value: '={{ $json.prompt }}' }] },
+					options: { batching: { batch: { batchSize: scenario.q, batchInterval: scenario.windowMs } } },
+				},
+			},
+		],
+	};
+}
+
+/**
+ * Imports the credential and one workflow per scenario into a fresh n8n user
+ * folder, once, before any measured run (each n8n command starts n8n: seconds
+ * of CPU). Returns the setup, or why (e) does not run.
+ */
+async function prepareN8nBatching(scenarios: Scenario[]): Promise<N8nBatching | string> {
+	if (args.includes('--no-n8n')) return 'skipped (--no-n8n)';
+	if (scenarios.length === 0) return 'no scenario of the run calls Generate';
+	const install = n8nRuntime.findN8n();
+	if (!install) return `n8n ${n8nRuntime.N8N_VERSION} is not installed in ${n8nRuntime.runtimeDir()} (\`npm start\` or \`npm run test:e2e\` installs it once)`;
+	const work = mkdtempSync(join(tmpdir(), 'post-writer-bench-n8n-'));
+	const logs = join(work, 'logs');
+	// Its own task-broker port (the Code node's runner): another n8n on 5679 would collide.
+	const env = n8nRuntime.n8nEnv(join(work, 'user'), { N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: String(await n8nRuntime.freePort()) });
+	// This process sets NODE_ENV=test for zapier-platform-core; under it n8n's commands exit 0 and do nothing.
+	delete env.NODE_ENV;
+	const probe = await startSandbox({ keySeed: 'chaos-bench' });
+	const key = probe.keys.full;
+	await probe.close();
+	const ports = new Map<Scenario['id'], number>();
+	for (const sc of scenarios) {
+		let port = await n8nRuntime.freePort();
+		while ([...ports.values()].includes(port)) port = await n8nRuntime.freePort();
+		ports.set(sc.id, port);
+	}
+	const credentialsFile = join(work, 'credentials.json');
+	writeFileSync(credentialsFile, JSON.stringify([{ ...N8N_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${key}` } }]));
+	const workflowsDir = join(work, 'workflows');
+	mkdirSync(workflowsDir, { recursive: true });
+	for (const sc of scenarios) writeFileSync(join(workflowsDir, `${sc.id}.json`), JSON.stringify(batchingWorkflow(sc, `http://127.0.0.1:${ports.get(sc.id)}/api/v1`)));
+	log(`1e. n8n ${install.version} (${install.dir}): importing the Header Auth credential and ${scenarios.length} workflows (logs in ${logs})`);
+	const creds = await n8nRuntime.runN8n(install.bin, ['import:credentials', `--input=${credentialsFile}`], { env, outDir: logs, label: 'import-credentials', timeoutMs: N8N_IMPORT_TIMEOUT_MS });
+	if (creds.code !== 0 || !/imported 1 credential/i.test(creds.stdout + creds.stderr)) {
+		return `n8n import:credentials failed (${creds.timedOut ? 'timed out' : `exit ${creds.code}`}); see ${creds.outFile} and ${creds.errFile}`;
+	}
+	const wfs = await n8nRuntime.runN8n(install.bin, ['import:workflow', '--separate', `--input=${workflowsDir}`], { env, outDir: logs, label: 'import-workflows', timeoutMs: N8N_IMPORT_TIMEOUT_MS });
+	if (wfs.code !== 0 || !new RegExp(`imported ${scenarios.length} workflow`, 'i').test(wfs.stdout + wfs.stderr)) {
+		return `n8n import:workflow failed (${wfs.timedOut ? 'timed out' : `exit ${wfs.code}`}); see ${wfs.outFile} and ${wfs.errFile}`;
+	}
+	return { bin: install.bin, version: install.version, work, env, ports };
+}
+
+/**
+ * (e) in one scenario: `n8n execute --id … --rawOutput`, killed after
+ * N8N_EXECUTE_TIMEOUT_MS. The wall time is the HTTP Request node's own run in
+ * n8n's execution data (executionTime: from before its first try to after its
+ * last), so n8n's start-up, the trigger and the Code node are left out, as
+ * (a)–(c) time the node's execute() only.
+ */
+function n8nBatchingRun(setup: N8nBatching) {
+	return async (_sb: Sandbox, scenario: Scenario): Promise<RunOutcome> => {
+		const started = performance.now();
+		const exec = await n8nRuntime.runN8n(setup.bin, ['execute', '--id', n8nWorkflowId(scenario.id), '--rawOutput'], {
+			env: setup.env,
+			outDir: join(setup.work, 'logs'),
+			label: `execute-${scenario.id}`,
+			timeoutMs: N8N_EXECUTE_TIMEOUT_MS,
+		});
+		if (exec.timedOut) throw new Error(`n8n execute killed after ${sec(N8N_EXECUTE_TIMEOUT_MS)}; see ${exec.outFile}`);
+		const run = n8nRuntime.parseRunOutput(exec.stdout) as N8nRunData | undefined;
+		const task = run?.data?.resultData?.runData?.[HTTP_NODE]?.[0];
+		if (!run || !task) {
+			throw new Error(`no run data of the ${HTTP_NODE} node from n8n execute (exit ${exec.code}${run?.data?.resultData?.error?.message ? `: ${run.data.resultData.error.message}` : ''}); see ${exec.outFile} and ${exec.errFile}`);
+		}
+		if (task.error) throw new Error(`the ${HTTP_NODE} node failed: ${task.error.message}; see ${exec.outFile}`);
+		const output = task.data?.main?.[0] ?? [];
+		if (output.length !== scenario.n) throw new Error(`n8n: ${output.length} output items for ${scenario.n} input items`);
+		const failed = output.filter((o) => o.json?.error !== undefined).length;
+		const whole = run.startedAt && run.stoppedAt ? Date.parse(run.stoppedAt) - Date.parse(run.startedAt) : NaN;
+		return {
+			failed,
+			wallMs: task.executionTime,
+			note: `the ${HTTP_NODE} node's own time in n8n's execution data; the whole execution ${Number.isNaN(whole) ? '?' : sec(whole)}, n8n execute with its start-up ${sec(performance.now() - started)}`,
+		};
+	};
+}
+
+function n8nBatchingWay(setup: N8nBatching, scenario: Scenario): Way {
+	return {
+		id: '(e)',
+		label: `n8n's HTTP Request node in n8n ${setup.version}, Batching ${scenario.q} items per ${scenario.windowMs} ms, Retry On Fail (3 tries, 1 s), On Error: Continue`,
+		concurrency: scenario.n,
+		concurrencyNote: `${scenario.n} (no cap)`,
+		run: n8nBatchingRun(setup),
+		sandbox: { port: setup.ports.get(scenario.id) },
+	};
+}
+
+/** (e) scenario by scenario, one n8n process at a time; a failing scenario is left out with its reason. */
+async function runN8nBatching(setup: N8nBatching, scenarios: Scenario[], skipped: string[]): Promise<BatchResult[]> {
+	const out: BatchResult[] = [];
+	for (const sc of scenarios) {
+		log(`1e. ${sc.id}: n8n's HTTP Request node with Batching (n8n execute)`);
+		try {
+			out.push(await measureWay(sc, n8nBatchingWay(setup, sc)));
+		} catch (e) {
+			const reason = `${sc.id}: ${e instanceof Error ? e.message : String(e)}`;
+			skipped.push(reason);
+			log(`1e. (e) left out of ${reason}`);
+		}
+	}
+	return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -495,7 +711,18 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
-function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) => BatchResult[]): string {
+/** The paragraph on (e): how it ran, or why it did not. */
+function n8nBatchingNote(ran: boolean, skipped: string[]): string {
+	const how =
+		`(e) is n8n's own HTTP Request node (v${HTTP_NODE_VERSION}) in a real n8n ${n8nRuntime.N8N_VERSION} (\`n8n execute --id … --rawOutput\`, one process at a time, after the other ways): Manual Trigger → Code (the N prompts as items) → HTTP Request, POST /generate with the JSON body {prompt} (Send Body, Using Fields Below) and Authorization: Bearer <key> from a Header Auth credential; ` +
+		'Options › Batching with Items per Batch = Q and Batch Interval (ms) = W, the quota as a user reads it; Settings › Retry On Fail on with n8n\'s defaults (Max. Tries 3, Wait Between Tries 1000 ms) and On Error: Continue (regular output), so a refused item comes out with `error` and counts as failed; Never Error and the full response off (the defaults). ' +
+		"Its wall time is the HTTP Request node's own time in n8n's execution data (`executionTime`, from before its first try to after its last), without n8n's start-up, the trigger and the Code node. " +
+		'The node sends each batch without waiting for the answers, so nothing caps the calls in flight: C = N, and its limit is max((N − Q)/Q × W, L).';
+	if (skipped.length === 0) return how;
+	return `${how}\n\n**(e) ${ran ? 'left out of' : 'not run'}:** ${skipped.join('; ')}.`;
+}
+
+function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) => BatchResult[], n8nNote: string): string {
 	const parts = scenarios.map((sc) => {
 		const rows = byScenario(sc.id);
 		const head = ['way', 'C', 'wall time', 'true limit', 'wall ÷ limit', 'failed items', 'credits spent', 'requests sent', 'answered 429', ...(sc.guided ? ['WORKFLOW_BUSY answered / surfaced', 'double charges'] : [])];
@@ -505,7 +732,7 @@ function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) =>
 				head,
 				rows.map((r) => [
 					`${r.way} ${r.label}`,
-					r.concurrency,
+					r.concurrencyNote ?? r.concurrency,
 					sec(r.wallMs),
 					sec(r.limitMs),
 					r.ratio.toFixed(3),
@@ -522,12 +749,13 @@ function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) =>
 		'### 1. Batches under a quota, against the true limit\n\n' +
 		'True limit = max((N − Q)/Q × W, N·L/C): the first window is free, so N calls at Q per window W need (N − Q)/Q windows of waiting, and C calls at once of latency L need N·L/C. ' +
 		'Requests are the calls of the operation (POST /generate; in S4 the POST /creation/… steps), refusals included.\n\n' +
+		`${n8nNote}\n\n` +
 		parts.join('\n\n')
 	);
 }
 
 /** One line for scripts: `BENCH_SUMMARY {"S1":{"(a)":{…}},…,"targets":{"met":n,"missed":n,"missedNames":[…]}}`. */
-function summaryLine(results: BatchResult[], targets: string[][]): string {
+function summaryLine(results: BatchResult[], targets: string[][], n8nSkipped: string[]): string {
 	const out: Record<string, unknown> = {};
 	for (const r of results) {
 		const scenario = (out[r.scenario] ??= {}) as Record<string, unknown>;
@@ -543,6 +771,7 @@ function summaryLine(results: BatchResult[], targets: string[][]): string {
 			...(r.scenario === 'S4' ? { busyAnswered: r.busyAnswered, busySurfaced: r.busySurfaced, doubleCharges: r.doubleCharges } : {}),
 		};
 	}
+	if (n8nSkipped.length > 0) out.eSkipped = n8nSkipped;
 	const missed = targets.filter((t) => t[2] === 'MISSED').map((t) => t[0]);
 	out.targets = { met: targets.length - missed.length, missed: missed.length, missedNames: missed };
 	return `BENCH_SUMMARY ${JSON.stringify(out)}`;
@@ -557,15 +786,31 @@ async function main() {
 
 	await warmUp();
 	const chosen = SCENARIOS.filter((sc) => !only || only.has(sc.id));
+	// (e) is prepared before any measured run: each n8n command is seconds of CPU.
+	const n8nScenarios = chosen.filter((sc) => !sc.guided);
+	const n8nSkipped: string[] = [];
+	const n8nSetup = await prepareN8nBatching(n8nScenarios).catch((e: unknown) => `preparing n8n failed: ${e instanceof Error ? e.message : String(e)}`);
+	if (typeof n8nSetup === 'string') {
+		n8nSkipped.push(n8nSetup);
+		log(`1e. (e) not run: ${n8nSetup}`);
+	}
 	const results: BatchResult[] = [];
 	// The latency-bound scenarios side by side (the process mostly waits), then the others.
 	const together = chosen.filter((sc) => sc.sideBySide);
 	for (const list of await Promise.all(together.map((sc) => runScenario(sc)))) results.push(...list);
 	for (const sc of chosen.filter((x) => !x.sideBySide)) results.push(...(await runScenario(sc)));
+	// (e) last, one n8n at a time, with nothing else running.
+	if (typeof n8nSetup !== 'string') {
+		const ran = await runN8nBatching(n8nSetup, n8nScenarios, n8nSkipped);
+		results.push(...ran);
+		// Keep n8n's logs when something went wrong; drop its database and logs otherwise.
+		if (n8nSkipped.length === 0) rmSync(n8nSetup.work, { recursive: true, force: true });
+	}
+	const n8nNote = n8nBatchingNote(results.some((r) => r.way === '(e)'), n8nSkipped);
 	const byScenario = (id: Scenario['id']) => results.filter((r) => r.scenario === id);
 	const find = (id: Scenario['id'], way: string) => results.find((r) => r.scenario === id && r.way === way);
 	if (only) {
-		process.stdout.write(`\n${batchSection(chosen, byScenario)}\n\n${summaryLine(results, [])}\n`);
+		process.stdout.write(`\n${batchSection(chosen, byScenario, n8nNote)}\n\n${summaryLine(results, [], n8nSkipped)}\n`);
 		return;
 	}
 
@@ -638,7 +883,7 @@ async function main() {
 	];
 
 	const sections: string[] = [];
-	sections.push(batchSection(chosen, byScenario));
+	sections.push(batchSection(chosen, byScenario, n8nNote));
 	sections.push(
 		`### 2. Poll cost (${POLLS} steady-state polls after activation; 0–3 new items between polls)\n\n` +
 			table(
@@ -669,7 +914,7 @@ async function main() {
 
 	const report = sections.join('\n\n');
 	process.stdout.write(`\n${report}\n\nbench took ${sec(Date.now() - started)}\n`);
-	const summary = summaryLine(results, targets);
+	const summary = summaryLine(results, targets, n8nSkipped);
 
 	if (WRITE) {
 		const file = join(ROOT, 'docs/benchmarks.md');

@@ -98,15 +98,27 @@ function compilersRunning(root) {
 }
 
 /**
+ * The n8n of the cache when it is installed with the current pins (its marker
+ * written by ensureN8n), without installing anything: { dir, bin, version },
+ * or undefined.
+ */
+function findN8n() {
+	const dir = runtimeDir();
+	if (samePins(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(n8nBin(dir))) {
+		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
+	}
+	return undefined;
+}
+
+/**
  * Makes sure n8n is installed in the cache; installs it when missing or when
  * the pins changed. Returns { dir, bin, version }.
  */
 async function ensureN8n() {
 	const dir = runtimeDir();
 	const pkgFile = path.join(dir, 'package.json');
-	if (samePins(pkgFile) && fs.existsSync(path.join(dir, MARKER))) {
-		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
-	}
+	const found = findN8n();
+	if (found) return found;
 	if (samePins(pkgFile) && installedVersion(dir) === N8N_VERSION) {
 		fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version: N8N_VERSION, checkedAt: new Date().toISOString() }));
 		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
@@ -304,6 +316,7 @@ module.exports = {
 	N8N_VERSION,
 	cacheRoot,
 	runtimeDir,
+	findN8n,
 	ensureN8n,
 	buildAndPack,
 	unpack,
