@@ -256,9 +256,22 @@ export class CreditFloorError extends PostWriterError {
 export class GuidedIncompleteError extends PostWriterError {
 	override readonly kind = 'guided_incomplete' as const;
 	readonly workflowId?: string;
-	constructor(message: string, workflowId: string | undefined, details: ErrorDetails = {}) {
-		super(message, details);
+	/** The step the run did not reach, when it ran out of time (`prepare`, `write`, …). */
+	readonly step?: string;
+	/**
+	 * `message` says what happened; `hint`, when given, what to do by hand. The
+	 * full message is both, like every other error's; a platform that offers
+	 * other remedies replaces the hint (Zapier hides the creation steps).
+	 */
+	constructor(message: string, workflowId: string | undefined, details: ErrorDetails = {}, step?: { name: string; hint: string }) {
+		super(step ? `${message} ${step.hint}` : message, details, step?.hint);
 		this.workflowId = workflowId;
+		this.step = step?.name;
+	}
+
+	/** What happened, without the hint. */
+	get happened(): string {
+		return this.hint && this.message.endsWith(this.hint) ? this.message.slice(0, -this.hint.length).trim() : this.message;
 	}
 }
 

@@ -232,13 +232,14 @@ export async function runGuided(client: GuidedClient, input: GuidedInput, option
 		const left = options.deadline - client.now();
 		if (left < MIN_ATTEMPT_MS) {
 			const { workflowId, step } = ctx;
-			throw new GuidedIncompleteError(
-				workflowId
-					? `${GUIDED_OPERATION.name} ran out of time before the "${step}" step. Workflow ${workflowId} is kept: continue it with ${STEP_BY_HAND[step] ?? 'the next step'}.`
-					: `${GUIDED_OPERATION.name} ran out of time before it could start a workflow. Try again.`,
-				workflowId,
-				{ field: 'workflowId' },
-			);
+			throw workflowId
+				? new GuidedIncompleteError(
+						`${GUIDED_OPERATION.name} ran out of time before the "${step}" step (workflow ${workflowId}).`,
+						workflowId,
+						{ field: 'workflowId' },
+						{ name: step, hint: `The workflow is kept: continue it with ${STEP_BY_HAND[step] ?? 'the next step'}.` },
+					)
+				: new GuidedIncompleteError(`${GUIDED_OPERATION.name} ran out of time before it could start a workflow. Try again.`, workflowId, { field: 'workflowId' });
 		}
 		return { retry: { ...options.retry, maxTotalWaitMs: Math.min(options.retry?.maxTotalWaitMs ?? Infinity, left) } };
 	};

@@ -140,7 +140,9 @@ test('Create Guided Post on a client with a deadline: the step that cannot start
 	const e = await caught(runGuided(h.client, { topic: 'Remote work' }, { deadline: (h.client.deadline ?? 0) }));
 	expect(e).toBeInstanceOf(GuidedIncompleteError);
 	expect(e.workflowId).toBe('wf_42');
-	expect(e.message).toMatch(/Workflow wf_42 is kept: continue it with Write Post/);
+	expect(e.message).toMatch(/\(workflow wf_42\)\. The workflow is kept: continue it with Write Post/);
+	expect(e.step).toBe('write');
+	expect(e.hint).toMatch(/^The workflow is kept: continue it with Write Post/);
 	expect(h.sent).toHaveLength(2);
 	expect(h.elapsed()).toBeLessThanOrEqual(3_200);
 });

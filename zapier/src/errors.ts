@@ -48,13 +48,12 @@ function authMessage(e: AuthenticationError): string {
 
 /**
  * The creation steps are hidden in Zapier (their ids cannot be picked from a
- * list), so "continue it with <step>" becomes what a Zap builder can do.
+ * list), so the core's "continue it with <step>" gives way to what a Zap
+ * builder can do.
  */
-export function guidedMessage(message: string): string {
-	return message.replace(
-		/\. Workflow (\S+) is kept: continue it with .*$/,
-		' (workflow $1). Replay the step from the Zap history to run it again, or lower Maximum Refinements so that it finishes sooner.',
-	);
+export function guidedMessage(error: GuidedIncompleteError): string {
+	if (!error.step) return error.message;
+	return `${error.happened} Replay the step from the Zap history to run it again, or lower Maximum Refinements so that it finishes sooner.`;
 }
 
 function codeFor(e: PostWriterError): string {
@@ -94,7 +93,7 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.Error(redact(message), 'MISSING_SCOPE', 403);
 	}
 	if (error instanceof GuidedIncompleteError) {
-		return new z.errors.Error(guidedMessage(error.message), 'GUIDED_INCOMPLETE', error.status);
+		return new z.errors.Error(guidedMessage(error), 'GUIDED_INCOMPLETE', error.status);
 	}
 	return new z.errors.Error(error.message, codeFor(error), error.status);
 }
