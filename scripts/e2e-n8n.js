@@ -23,6 +23,9 @@ const { spawn } = require('node:child_process');
 const rt = require('./lib/n8n-runtime');
 
 const ROOT = rt.ROOT;
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+/** Which n8n: "oldest" (2.8.4 on Node 20) or "newest" (2.41.0 on Node 24). */
+const RUNTIME = arg('runtime') || 'oldest';
 const STARTED = Date.now();
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-'));
 const LOGS = path.join(WORK, 'logs');
@@ -81,9 +84,9 @@ async function api(sandbox, method, route, body) {
 
 async function main() {
 	say(`n8n end to end (work folder ${WORK})`);
-	const n8n = await rt.ensureN8n();
+	const n8n = await rt.ensureN8n(RUNTIME);
 	const env = (extra = {}) =>
-		rt.n8nEnv(path.join(WORK, 'user'), { N8N_CUSTOM_EXTENSIONS: path.join(WORK, 'custom'), N8N_LOG_LEVEL: 'info', ...extra });
+		rt.n8nEnv(path.join(WORK, 'user'), { N8N_CUSTOM_EXTENSIONS: path.join(WORK, 'custom'), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info', ...extra }, n8n);
 
 	say('\n[1] build and pack');
 	const packed = rt.buildAndPack(path.join(WORK, 'pack'));

@@ -2,7 +2,7 @@
 /**
  * `npm run test:zapier-cli`: the Zapier app under Zapier's own CLI and runtime version.
  *
- *   1. Node 22 and zapier-platform-cli@19.1.0, from the cache or installed there (scripts/lib/node22.js);
+ *   1. Node 22 and zapier-platform-cli@19.1.0, from the cache or installed there (scripts/lib/node-binary.js);
  *   2. the app built (tsc) and `zapier-platform validate --without-style` (must pass);
  *   3. the sandbox started on 127.0.0.1, a random port; zapier/.env written with
  *      authData_apiKey and authData_baseUrl (an existing .env is put back afterwards);
@@ -17,7 +17,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ensureNode22, ensureZapierCli } = require('./lib/node22');
+const { ensureNode22, ensureZapierCli } = require('./lib/node-binary');
 
 const ROOT_TSCONFIG = path.resolve(__dirname, '..', 'tsconfig.json');
 require('ts-node').register({ transpileOnly: true, project: ROOT_TSCONFIG });

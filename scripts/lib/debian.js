@@ -1,0 +1,65 @@
+/**
+ * Debian packages the end-to-end suites need (PostgreSQL and Redis for queue
+ * mode, Chromium for the browser test), installed with apt-get when missing.
+ * The downloaded .deb files are kept in ${POST_WRITER_CACHE:-~/.cache/post-writer}/apt,
+ * so a machine that has the cache installs them again without downloading.
+ * apt-get needs root (as on CI and these machines); without root, it says
+ * what to install by hand.
+ */
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+function cacheRoot() {
+	return process.env.POST_WRITER_CACHE || path.join(os.homedir(), '.cache', 'post-writer');
+}
+
+/** True when the Debian package is installed. */
+function installed(pkg) {
+	const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+	return r.status === 0 && /install ok installed/.test(r.stdout);
+}
+
+/**
+ * Installs the packages that are missing. `log` gets one line per step.
+ * Throws with the command to run when it cannot install.
+ */
+function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m}\n`) } = {}) {
+	const missing = packages.filter((p) => !installed(p));
+	if (missing.length === 0) return { installed: [], seconds: 0 };
+	if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+		throw new Error(`Debian packages missing: ${missing.join(', ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+	}
+	const archives = path.join(cacheRoot(), 'apt', 'archives');
+	fs.mkdirSync(path.join(archives, 'partial'), { recursive: true });
+	const logFile = path.join(cacheRoot(), 'apt', 'apt.log');
+	const started = Date.now();
+	const apt = (args, timeoutMs) => {
+		const out = fs.openSync(logFile, 'a');
+		try {
+			return spawnSync('apt-get', ['-o', `Dir::Cache::archives=${archives}`, ...args], {
+				stdio: ['ignore', out, out],
+				timeout: timeoutMs,
+				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			});
+		} finally {
+			fs.closeSync(out);
+		}
+	};
+	log(`Debian packages: installing ${missing.join(', ')} with apt-get (downloads kept in ${archives})…`);
+	// From the cached .debs first; apt-get update only when that is not enough.
+	let r = apt(['install', '-y', '--no-install-recommends', ...missing], 600_000);
+	if (r.status !== 0) {
+		const update = apt(['update'], 300_000);
+		if (update.status !== 0) throw new Error(`apt-get update failed; see ${logFile}`);
+		r = apt(['install', '-y', '--no-install-recommends', ...missing], 900_000);
+	}
+	if (r.status !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed (exit ${r.status}); see ${logFile}`);
+	const seconds = Math.round((Date.now() - started) / 1000);
+	log(`Debian packages: ${missing.join(', ')} installed in ${seconds} s`);
+	return { installed: missing, seconds };
+}
+
+module.exports = { ensureDebianPackages, installed };
