@@ -68,11 +68,13 @@ export function createHandlers(rt: SandboxRuntime): Handlers {
 		if (ctx.account.credits < cost) throw insufficientCredits(cost, ctx.account.credits);
 	}
 	/** Charges the operation's cost once it has run; returns the balance left. */
-	function charge(ctx: Ctx, operation: 'generate' | 'analyze' | 'rewrite'): number {
+	function charge(ctx: Ctx, operation: 'generate' | 'analyze' | 'rewrite', input: string): number {
 		const cost = costOf(ctx);
 		state.charge(ctx.account.id, operation, cost);
 		stats.paidCalls++;
 		stats.creditsSpent += cost;
+		const key = `${operation}:${input}`;
+		stats.chargesByInput[key] = (stats.chargesByInput[key] ?? 0) + 1;
 		return ctx.account.credits;
 	}
 
@@ -117,19 +119,19 @@ export function createHandlers(rt: SandboxRuntime): Handlers {
 			paid(ctx);
 			const proposals = generateProposals(prompt, numProposals);
 			const draft = saveDraft ? state.createDraft(ctx.account.id, proposals[0], scheduledAt) : null;
-			const creditsRemaining = charge(ctx, 'generate');
+			const creditsRemaining = charge(ctx, 'generate', prompt);
 			return { body: { proposals, draftId: draft ? draft.id : null, creditsRemaining } };
 		},
 		analyzePost: (ctx) => {
 			paid(ctx);
 			const analysis = analyzeText(String(ctx.input.text));
-			return { body: { ...analysis, creditsRemaining: charge(ctx, 'analyze') } };
+			return { body: { ...analysis, creditsRemaining: charge(ctx, 'analyze', String(ctx.input.text)) } };
 		},
 		rewritePost: (ctx) => {
 			paid(ctx);
 			const instruction = String(ctx.input.instruction);
 			const text = rewriteText(String(ctx.input.text), instruction);
-			return { body: { text, instruction, creditsRemaining: charge(ctx, 'rewrite') } };
+			return { body: { text, instruction, creditsRemaining: charge(ctx, 'rewrite', String(ctx.input.text)) } };
 		},
 		predictVirality: (ctx) => ({ body: viralityOf(String(ctx.input.text)) }),
 		listDrafts: (ctx) => ({ list: state.listDrafts(ctx.account.id) }),

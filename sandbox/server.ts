@@ -112,6 +112,12 @@ export interface SandboxStats {
 	/** Successful (charged) paid calls. */
 	paidCalls: number;
 	creditsSpent: number;
+	/**
+	 * Charges per paid input, keyed "<operation>:<input>" (the prompt of
+	 * generate, the text of analyze and rewrite): a value above 1 is the same
+	 * input charged again.
+	 */
+	chargesByInput: Record<string, number>;
 }
 
 export interface Sandbox {
@@ -230,7 +236,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 	state.addKey({ key: keys.noCredits, name: 'noCredits', accountId: BROKE_ACCOUNT_ID, scopes: all, revoked: false, expiresAt: null });
 	state.addKey({ key: keys.other, name: 'other', accountId: OTHER_ACCOUNT_ID, scopes: all, revoked: false, expiresAt: null });
 
-	const stats: SandboxStats = { requests: 0, byRoute: {}, paidCalls: 0, creditsSpent: 0 };
+	const stats: SandboxStats = { requests: 0, byRoute: {}, paidCalls: 0, creditsSpent: 0, chargesByInput: {} };
 
 	// Sockets, timers and held responses, all released by close().
 	const sockets = new Set<Socket>();
@@ -410,6 +416,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			stats.byRoute = {};
 			stats.paidCalls = 0;
 			stats.creditsSpent = 0;
+			stats.chargesByInput = {};
 		},
 		configure(partial: Partial<SandboxOptions>) {
 			// The port, the keys and the clock's start are fixed once started (use clock.set to move the clock).

@@ -359,6 +359,20 @@ describe('sandbox: endpoints', () => {
 		});
 		expect(sb.stats.paidCalls).toBe(1);
 		expect(sb.stats.creditsSpent).toBe(1);
+		expect(sb.stats.chargesByInput).toEqual({ 'generate:x': 1 });
+	});
+
+	test('chargesByInput counts charges per paid input; refused calls are not counted; resetStats clears it', async () => {
+		sb.resetStats();
+		await call(sb, 'POST', '/generate', { body: { prompt: 'same', saveDraft: false } });
+		await call(sb, 'POST', '/generate', { body: { prompt: 'same', saveDraft: false } });
+		await call(sb, 'POST', '/generate', { body: { prompt: 'other', saveDraft: false } });
+		await call(sb, 'POST', '/generate', { body: { prompt: 'bad', numProposals: 99, saveDraft: false } });
+		await call(sb, 'POST', '/analyze', { body: { text: 'A post to analyse.' } });
+		expect(sb.stats.chargesByInput).toEqual({ 'generate:same': 2, 'generate:other': 1, 'analyze:A post to analyse.': 1 });
+		expect(sb.stats.paidCalls).toBe(4);
+		sb.resetStats();
+		expect(sb.stats.chargesByInput).toEqual({});
 	});
 });
 
