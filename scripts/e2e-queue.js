@@ -1,0 +1,548 @@
+#!/usr/bin/env node
+/**
+ * Queue-mode end to end in the newest n8n (2.41.0 on Node 24, from the cache):
+ *   1. Debian's postgresql and redis-server (apt-get when missing), started on
+ *      127.0.0.1 and free ports: a private throwaway PostgreSQL cluster
+ *      (initdb + pg_ctl as the postgres user, fsync off) and a Redis without
+ *      persistence (scripts/lib/queue-services.js);
+ *   2. the packed node in a custom extensions folder; credentials and the
+ *      workflows of test/n8n/queue/ imported and published; one `n8n start`
+ *      with EXECUTIONS_MODE=queue and two `n8n worker`, one sandbox whose
+ *      /generate quota is low enough to be hit;
+ *   3. rate limit held across workers: 12 executions of a 10-item Generate
+ *      batch started at once through a webhook; every item charged exactly
+ *      once, credits spent = items, both workers took executions (their logs);
+ *   4. triggers fire once: New Published Post and Upcoming Scheduled Draft,
+ *      posts published and drafts (re)scheduled over two poll intervals, then
+ *      a quiet poll: each event recorded exactly once;
+ *   5. a worker killed (SIGKILL, by its PID) mid-batch, twice: a plain batch
+ *      (n8n's retry of it runs every item again) and a batch that goes one item
+ *      per loop with "Save execution progress" on (n8n's retry resumes at the
+ *      first item without output): the figures are printed and asserted.
+ * Everything is stopped and deleted at the end, also on failure, SIGINT and
+ * SIGTERM. With SECRET_SCAN_DIR set, the logs and a plain-SQL pg_dump of
+ * n8n's database are copied to $SECRET_SCAN_DIR/e2e-queue/ first.
+ * Ends with "queue: N passed, M failed"; exits 1 on any failure.
+ */
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn } = require('node:child_process');
+const rt = require('./lib/n8n-runtime');
+const { ensureDebianPackages } = require('./lib/debian');
+const { startPostgres, startRedis } = require('./lib/queue-services');
+
+const ROOT = rt.ROOT;
+const STARTED = Date.now();
+const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-queue-'));
+const LOGS = path.join(WORK, 'logs');
+fs.mkdirSync(LOGS, { recursive: true });
+const results = [];
+/** Cleanups in the order they run: n8n processes first, then the sandbox and the servers. */
+const cleanups = { processes: [], secretScan: undefined, services: [] };
+
+/** Executions and items of the rate-limit part. */
+const BATCH_EXECUTIONS = 12;
+const BATCH_ITEMS = 10;
+/** /generate quota of the rate-limit part: fewer calls per window than the executions make at once. */
+const BATCH_QUOTA = { limit: 10, windowMs: 1000 };
+/** Items of each killed batch, and how many the quota lets through before the kill. */
+const KILL_ITEMS = 12;
+const WORKER_CONCURRENCY = 5;
+const QUEUE_WORKFLOWS = ['batch', 'kill-plain', 'kill-resumable', 'trigger-published', 'trigger-upcoming'];
+const IDS = { batch: 'pwQueueBatch0001', plain: 'pwQueueKillPlain', resumable: 'pwQueueKillResum', published: 'pwQueueTrigPost1', upcoming: 'pwQueueTrigUpc01' };
+const OWNER = { email: 'queue-e2e@example.com', firstName: 'Queue', lastName: 'E2E', password: `Qe2e-${crypto.randomBytes(6).toString('hex')}-A1` };
+const BROWSER_ID = 'post-writer-queue-e2e';
+
+function say(message) {
+	process.stdout.write(`${message}\n`);
+}
+
+function check(name, fn) {
+	try {
+		fn();
+		results.push({ name, ok: true });
+		say(`  ✓ ${name}`);
+	} catch (error) {
+		results.push({ name, ok: false });
+		say(`  ✗ ${name}\n      ${(error && error.message) || error}`);
+	}
+}
+
+function expect(condition, message) {
+	if (!condition) throw new Error(message);
+}
+
+function equal(actual, expected, what) {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+function readJson(file) {
+	return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(predicate, timeoutMs, stepMs = 500) {
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until) {
+		if (await predicate()) return true;
+		await sleep(stepMs);
+	}
+	return await predicate();
+}
+
+/** An n8n process (main or worker) with its log file; `kill` ends its process group. */
+function startN8nProcess(n8n, label, args, env) {
+	const logFile = path.join(LOGS, `${label}.log`);
+	const out = fs.openSync(logFile, 'w');
+	const child = spawn(n8n.bin, args, { env, stdio: ['ignore', out, out], detached: true });
+	fs.closeSync(out);
+	const proc = {
+		label,
+		child,
+		pid: child.pid,
+		logFile,
+		log: () => fs.readFileSync(logFile, 'utf8'),
+		alive: () => child.exitCode === null && child.signalCode === null,
+		async stop() {
+			if (!proc.alive()) return;
+			rt.killGroup(child, 'SIGTERM');
+			if (!(await waitFor(() => !proc.alive(), 15_000))) rt.killGroup(child, 'SIGKILL');
+		},
+	};
+	cleanups.processes.push(() => proc.stop());
+	return proc;
+}
+
+/** Execution ids a worker's log says it started ("Worker started execution <id> (job <n>)"). */
+function startedBy(worker) {
+	return new Set([...worker.log().matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]));
+}
+
+async function main() {
+	say(`n8n queue mode end to end (work folder ${WORK})`);
+
+	say('\n[1] PostgreSQL and Redis');
+	ensureDebianPackages(['postgresql', 'redis-server']);
+	const pg = startPostgres({ port: await rt.freePort(), user: 'n8n', password: crypto.randomBytes(12).toString('hex'), database: 'n8n', logDir: LOGS });
+	cleanups.services.push(() => pg.stop());
+	say(`  PostgreSQL (${path.basename(path.dirname(pg.bin))}) on 127.0.0.1:${pg.port}, data in ${pg.dataDir}`);
+	const redis = await startRedis({ port: await rt.freePort(), logDir: LOGS });
+	cleanups.services.push(() => redis.stop());
+	say(`  Redis on 127.0.0.1:${redis.port}`);
+	cleanups.secretScan = () => copyForSecretScan(pg);
+
+	say('\n[2] n8n main and two workers');
+	const n8n = await rt.ensureN8n('newest');
+	const packed = rt.buildAndPack(path.join(WORK, 'pack'));
+	const pkg = readJson(path.join(rt.PACKAGE_DIR, 'package.json'));
+	rt.unpack(packed.tarball, path.join(WORK, 'custom', packed.name));
+	const sandbox = await rt.startSandbox({ port: 0, keySeed: 'e2e-queue', clockTicks: true, credits: 5000, rateLimitReset: true, quota: { generate: BATCH_QUOTA } });
+	cleanups.services.unshift(() => sandbox.close());
+	say(`  n8n ${n8n.version}, sandbox at ${sandbox.baseUrl}, /generate quota ${BATCH_QUOTA.limit} per ${BATCH_QUOTA.windowMs} ms`);
+
+	const encryptionKey = crypto.randomBytes(24).toString('hex');
+	const shared = {
+		N8N_CUSTOM_EXTENSIONS: path.join(WORK, 'custom'),
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(pg.port),
+		DB_POSTGRESDB_DATABASE: pg.database,
+		DB_POSTGRESDB_USER: pg.user,
+		DB_POSTGRESDB_PASSWORD: pg.password,
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		// A dead worker's job is found stalled within seconds (n8n sets maxStalledCount 0: a stalled job fails, it is not run again).
+		QUEUE_WORKER_LOCK_DURATION: '20000',
+		QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+		QUEUE_WORKER_STALLED_INTERVAL: '10000',
+		EXECUTIONS_DATA_PRUNE: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+	};
+	const envFor = async (name, extra = {}) => rt.n8nEnv(path.join(WORK, `user-${name}`), { ...shared, N8N_RUNNERS_BROKER_PORT: String(await rt.freePort()), ...extra }, n8n);
+
+	const cliEnv = await envFor('cli');
+	const credentialsFile = path.join(WORK, 'credentials.json');
+	fs.writeFileSync(credentialsFile, JSON.stringify([{ id: 'pwSandboxCred001', name: 'Post Writer sandbox', type: 'postWriterApi', data: { apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl } }]));
+	const importCreds = await rt.runN8n(n8n.bin, ['import:credentials', `--input=${credentialsFile}`], { env: cliEnv, outDir: LOGS, label: 'import-credentials', timeoutMs: 240_000 });
+	fs.rmSync(credentialsFile, { force: true });
+	check('n8n import:credentials into PostgreSQL (migrations run)', () =>
+		expect(importCreds.code === 0 && /imported 1 credential/i.test(importCreds.stdout + importCreds.stderr), `exit ${importCreds.code}; see ${importCreds.outFile}`),
+	);
+	const workflowsDir = path.join(WORK, 'workflows');
+	fs.mkdirSync(workflowsDir, { recursive: true });
+	for (const name of QUEUE_WORKFLOWS) {
+		const wf = rt.adaptWorkflow(readJson(path.join(ROOT, 'test', 'n8n', 'queue', `${name}.workflow.json`)), { packageName: pkg.name, typePrefix: 'CUSTOM' });
+		fs.writeFileSync(path.join(workflowsDir, `${name}.json`), JSON.stringify(wf));
+	}
+	const importWf = await rt.runN8n(n8n.bin, ['import:workflow', '--separate', `--input=${workflowsDir}`], { env: cliEnv, outDir: LOGS, label: 'import-workflows', timeoutMs: 120_000 });
+	check(`n8n import:workflow (${QUEUE_WORKFLOWS.length} workflows of test/n8n/queue)`, () =>
+		expect(importWf.code === 0 && new RegExp(`imported ${QUEUE_WORKFLOWS.length} workflow`, 'i').test(importWf.stdout + importWf.stderr), `exit ${importWf.code}; see ${importWf.outFile}`),
+	);
+	const published = [];
+	for (const id of Object.values(IDS)) {
+		const r = await rt.runN8n(n8n.bin, ['publish:workflow', `--id=${id}`], { env: cliEnv, outDir: LOGS, label: `publish-${id}`, timeoutMs: 120_000 });
+		if (r.code === 0) published.push(id);
+	}
+	check('n8n publish:workflow activates the five workflows', () => equal(published, Object.values(IDS), 'published'));
+
+	const mainPort = await rt.freePort();
+	const mainUrl = `http://127.0.0.1:${mainPort}`;
+	const main = startN8nProcess(n8n, 'main', ['start'], await envFor('main', { N8N_PORT: String(mainPort), N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5' }));
+	const workerEnv = async (name) => envFor(name, { N8N_PORT: String(await rt.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await rt.freePort()) });
+	const startWorker = async (name) => startN8nProcess(n8n, name, ['worker', `--concurrency=${WORKER_CONCURRENCY}`], await workerEnv(name));
+	const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
+	const mainReady = await waitFor(async () => {
+		if (!/Editor is now accessible/.test(main.log())) return false;
+		try {
+			return (await fetch(`${mainUrl}/healthz`)).ok;
+		} catch {
+			return false;
+		}
+	}, 180_000);
+	const workersReady = await waitFor(() => workers.every((w) => /n8n worker is now ready/.test(w.log())), 180_000);
+	check('the main (EXECUTIONS_MODE=queue) and both workers are up', () => {
+		expect(mainReady, `main not ready; see ${main.logFile}`);
+		expect(workersReady, `workers not ready; see ${workers.map((w) => w.logFile).join(', ')}`);
+		expect(/queue/i.test(main.log()), 'the main does not mention the queue');
+	});
+	if (!mainReady || !workersReady) return;
+	say(`  main pid ${main.pid} on port ${mainPort}; workers pid ${workers.map((w) => w.pid).join(' and ')}`);
+	const rest = await restClient(mainUrl);
+	check('n8n owner set up for the REST API (to retry executions)', () => expect(rest.ok, rest.error));
+
+	const account = () => sandbox.state.account('acc_1');
+	const charges = (prefix) => Object.entries(sandbox.stats.chargesByInput).filter(([k]) => k.startsWith(`generate:${prefix}`));
+	const chargeCount = (prefix) => charges(prefix).reduce((n, [, c]) => n + c, 0);
+	const generateRequests = () => sandbox.stats.byRoute['POST /generate'] ?? 0;
+	const executions = (workflowId) =>
+		pg.query(`SELECT id, status, mode, COALESCE("retryOf", '') FROM execution_entity WHERE "workflowId" = '${workflowId}' ORDER BY id`).map(([id, status, mode, retryOf]) => ({ id, status, mode, retryOf }));
+	const ranBy = (ids) => {
+		const counts = {};
+		for (const w of allWorkers()) counts[w.label] = [...startedBy(w)].filter((id) => ids.includes(id)).length;
+		return counts;
+	};
+	const spare = [];
+	const allWorkers = () => [...workers, ...spare];
+
+	say('\n[3] triggers fire once, and the rate limit holds across workers');
+	const polls = () => ({ posts: sandbox.stats.byRoute['GET /posts'] ?? 0, calendar: sandbox.stats.byRoute['GET /calendar'] ?? 0 });
+	const activated = await waitFor(() => polls().posts >= 1 && polls().calendar >= 1, 120_000);
+	check('both trigger workflows are active and polled once (New Published Post sets its watermark)', () => expect(activated, `polls so far ${JSON.stringify(polls())}; see ${main.logFile}`));
+	const expectedSeen = [];
+	const expectedUpcoming = [];
+	const minute = (m) => new Date(Math.ceil(Date.now() / 60_000) * 60_000 + m * 60_000).toISOString();
+	const schedule = (text, at) => {
+		const d = sandbox.state.createDraft('acc_1', text, at);
+		expectedUpcoming.push(`Upcoming ${d.id} at ${at}`);
+		return d;
+	};
+	const reschedule = (draft, at) => {
+		draft.scheduledAt = at;
+		draft.updatedAt = new Date(sandbox.clock.now()).toISOString();
+		expectedUpcoming.push(`Upcoming ${draft.id} at ${at}`);
+	};
+	const publish = () => {
+		const post = publishNow(sandbox);
+		expectedSeen.push(`Seen ${post.id}`);
+	};
+	// Round 1: two posts published, two drafts scheduled within the 2-hour notice.
+	publish();
+	publish();
+	const draftA = schedule('Queue e2e: draft A', minute(30));
+	schedule('Queue e2e: draft B', minute(45));
+	const round1 = polls();
+	say(`  round 1: published 2 posts, scheduled 2 drafts; the next polls come within a minute`);
+
+	// Meanwhile: the batch of executions through the webhook.
+	sandbox.configure({ quota: { generate: BATCH_QUOTA } });
+	sandbox.resetRateLimits();
+	const creditsBefore = account().credits;
+	const requestsBefore = generateRequests();
+	const batchStarted = Date.now();
+	const posts = await Promise.all(
+		Array.from({ length: BATCH_EXECUTIONS }, (_, e) =>
+			fetch(`${mainUrl}/webhook/pw-queue-batch`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ prompts: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ prompt: `queue-batch e${e} item${i}` })) }),
+			}).then(
+				(r) => r.status,
+				(e) => String(e),
+			),
+		),
+	);
+	check(`${BATCH_EXECUTIONS} webhook calls accepted at once`, () => equal(posts, Array(BATCH_EXECUTIONS).fill(200), 'statuses'));
+	const finishedStatuses = ['success', 'error', 'crashed', 'canceled'];
+	const batchDone = await waitFor(() => {
+		const rows = executions(IDS.batch);
+		return rows.length >= BATCH_EXECUTIONS && rows.every((r) => finishedStatuses.includes(r.status));
+	}, 240_000, 1000);
+	const batchRows = executions(IDS.batch);
+	const batchSeconds = Math.round((Date.now() - batchStarted) / 1000);
+	const batchCharges = charges('queue-batch ');
+	const refused = generateRequests() - requestsBefore - chargeCount('queue-batch ');
+	const perWorker = ranBy(batchRows.map((r) => r.id));
+	say(`  batch: ${batchRows.length} executions in ${batchSeconds} s, ${chargeCount('queue-batch ')} charges, ${refused} calls refused with 429, executions per worker ${JSON.stringify(perWorker)}`);
+	check(`every batch execution succeeded (${BATCH_EXECUTIONS} × ${BATCH_ITEMS} items)`, () => {
+		expect(batchDone, `not finished in time: ${JSON.stringify(batchRows.map((r) => r.status))}`);
+		equal(batchRows.length, BATCH_EXECUTIONS, 'executions');
+		equal(
+			batchRows.filter((r) => r.status !== 'success').map((r) => `${r.id}:${r.status}`),
+			[],
+			'executions not successful',
+		);
+	});
+	check('the /generate quota was hit (the sandbox refused calls with 429)', () => expect(refused > 0, `refused ${refused}`));
+	check(`credits spent = items (${BATCH_EXECUTIONS * BATCH_ITEMS}), every item charged once: 0 double charges, 0 missing`, () => {
+		equal(creditsBefore - account().credits, BATCH_EXECUTIONS * BATCH_ITEMS, 'credits spent');
+		equal(batchCharges.length, BATCH_EXECUTIONS * BATCH_ITEMS, 'distinct items charged');
+		equal(batchCharges.filter(([, c]) => c !== 1).map(([k, c]) => `${k} ×${c}`), [], 'items charged more than once');
+	});
+	check('both workers took batch executions (their logs)', () => {
+		equal(Object.values(perWorker).reduce((a, b) => a + b, 0), BATCH_EXECUTIONS, 'executions found in the worker logs');
+		expect(workers.every((w) => perWorker[w.label] > 0), `per worker ${JSON.stringify(perWorker)}`);
+	});
+
+	const seenDrafts = () => account().drafts.filter((d) => d.text.startsWith('Seen ')).map((d) => d.text);
+	const upcomingDrafts = () => account().drafts.filter((d) => d.text.startsWith('Upcoming ')).map((d) => d.text);
+	const fired1 = await waitFor(() => seenDrafts().length >= 2 && upcomingDrafts().length >= 2 && polls().posts > round1.posts && polls().calendar > round1.calendar, 150_000);
+	check('round 1 fired: 2 published posts, 2 upcoming drafts', () => expect(fired1, `seen ${JSON.stringify(seenDrafts())}, upcoming ${JSON.stringify(upcomingDrafts())}`));
+	// Round 2: one more post, draft A rescheduled (a new time: fires again), draft C scheduled.
+	publish();
+	reschedule(draftA, minute(50));
+	schedule('Queue e2e: draft C', minute(60));
+	const round2 = polls();
+	say('  round 2: published 1 post, rescheduled draft A, scheduled draft C');
+	const fired2 = await waitFor(() => seenDrafts().length >= 3 && upcomingDrafts().length >= 4 && polls().posts > round2.posts && polls().calendar > round2.calendar, 150_000);
+	// A quiet round: one more poll of each fires nothing.
+	const round3 = polls();
+	const quiet = fired2 && (await waitFor(() => polls().posts > round3.posts && polls().calendar > round3.calendar, 90_000));
+	await sleep(5000);
+	check('round 2 fired, and a quiet poll of each followed', () => expect(fired2 && quiet, `fired2 ${fired2}, quiet poll ${quiet}; polls ${JSON.stringify(polls())}`));
+	check(`New Published Post: each of the ${expectedSeen.length} posts fired exactly once (0 duplicates, 0 misses)`, () => equal([...seenDrafts()].sort(), [...expectedSeen].sort(), 'Seen drafts'));
+	check(`Upcoming Scheduled Draft: each of the ${expectedUpcoming.length} (draft, time) pairs fired exactly once (0 duplicates, 0 misses)`, () =>
+		equal([...upcomingDrafts()].sort(), [...expectedUpcoming].sort(), 'Upcoming drafts'),
+	);
+	const triggerRows = [...executions(IDS.published), ...executions(IDS.upcoming)];
+	const triggerPerWorker = ranBy(triggerRows.map((r) => r.id));
+	say(`  trigger executions: ${triggerRows.length} (${triggerRows.map((r) => r.status).join(', ')}), per worker ${JSON.stringify(triggerPerWorker)}`);
+	check('every trigger execution ran on a worker and succeeded', () => {
+		equal(triggerRows.filter((r) => r.status !== 'success').length, 0, 'trigger executions not successful');
+		equal(Object.values(triggerPerWorker).reduce((a, b) => a + b, 0), triggerRows.length, 'trigger executions found in the worker logs');
+	});
+
+	say('\n[4] a worker dies mid-batch');
+	const plain = await killScenario({
+		title: 'plain batch (no saved progress)',
+		kind: 'plain',
+		webhook: 'pw-queue-kill-plain',
+		workflowId: IDS.plain,
+		before: 4,
+	});
+	if (plain) {
+		check(`plain batch: nothing was charged twice inside the killed execution, and the kill stopped the charges at ${plain.chargedBeforeKill}`, () => {
+			equal(plain.chargedBeforeKill, 4, 'charged before the kill');
+			equal(plain.chargedAfterKill, plain.chargedBeforeKill, 'charged after the kill, before any retry');
+			equal(plain.doubleInside, [], 'items charged twice by the killed execution');
+		});
+		check('plain batch: n8n marks the execution "crashed"', () => equal(plain.status, 'crashed', 'status'));
+		check(`plain batch: n8n's retry runs every item again: it charges ${KILL_ITEMS}, of which the ${plain.chargedBeforeKill} already done are charged a second time`, () => {
+			expect(plain.retry.ok, plain.retry.error);
+			equal(plain.retryCharges, KILL_ITEMS, 'charges of the retry');
+			equal(plain.chargedTwice, plain.chargedBeforeKill, 'items charged twice over the two executions');
+		});
+	}
+	const resumable = await killScenario({
+		title: 'one item per loop, progress saved (the recovery procedure)',
+		kind: 'resumable',
+		webhook: 'pw-queue-kill-resumable',
+		workflowId: IDS.resumable,
+		before: 5,
+	});
+	if (resumable) {
+		check(`resumable batch: nothing charged twice inside the killed execution, charges stopped at ${resumable.chargedBeforeKill}`, () => {
+			equal(resumable.chargedBeforeKill, 5, 'charged before the kill');
+			equal(resumable.chargedAfterKill, resumable.chargedBeforeKill, 'charged after the kill, before the retry');
+			equal(resumable.doubleInside, [], 'items charged twice by the killed execution');
+		});
+		check('resumable batch: n8n marks the execution "crashed"', () => equal(resumable.status, 'crashed', 'status'));
+		check(`resumable batch: n8n's retry (saved progress) charges only the ${KILL_ITEMS - resumable.chargedBeforeKill} items not done; every item charged exactly once in all`, () => {
+			expect(resumable.retry.ok, resumable.retry.error);
+			equal(resumable.retry.status, 'success', 'status of the retry');
+			equal(resumable.retryCharges, KILL_ITEMS - resumable.chargedBeforeKill, 'charges of the retry');
+			equal(resumable.chargedTwice, 0, 'items charged twice over the two executions');
+			equal(resumable.distinctCharged, KILL_ITEMS, 'items charged in all');
+		});
+	}
+
+	/**
+	 * Starts a batch of KILL_ITEMS paid items through `webhook`; the quota lets
+	 * `before` items through, then answers 429 for 20 s: the worker waits (no
+	 * call in flight, so the count is exact) and is killed with SIGKILL by its
+	 * PID. A new worker replaces it. Then n8n marks the execution (the stalled
+	 * job fails, the main's queue recovery marks it crashed), and n8n's retry
+	 * of it runs; every charge is counted per item in the sandbox.
+	 */
+	async function killScenario({ title, kind, webhook, workflowId, before }) {
+		say(`  — ${title}`);
+		const prefix = `queue-${kind} `;
+		sandbox.configure({ quota: { generate: { limit: before, windowMs: 20_000 } } });
+		sandbox.resetRateLimits();
+		const requests0 = generateRequests();
+		const res = await fetch(`${mainUrl}/webhook/${webhook}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ prompts: Array.from({ length: KILL_ITEMS }, (_, i) => ({ prompt: `${prefix}item${String(i).padStart(2, '0')}` })) }),
+		});
+		const waiting = await waitFor(() => chargeCount(prefix) >= before && generateRequests() - requests0 > before, 90_000, 100);
+		const [row] = executions(workflowId).slice(-1);
+		const worker = row && allWorkers().find((w) => w.alive() && startedBy(w).has(row.id));
+		check(`${kind}: the batch reached the quota on a worker (${before} items charged, then 429)`, () => {
+			equal(res.status, 200, 'webhook status');
+			expect(waiting, `charges ${chargeCount(prefix)}, requests ${generateRequests() - requests0}`);
+			expect(worker, `no live worker log shows execution ${row?.id}`);
+		});
+		if (!waiting || !worker) return undefined;
+		const chargedBeforeKill = chargeCount(prefix);
+		process.kill(worker.pid, 'SIGKILL');
+		say(`    killed ${worker.label} (pid ${worker.pid}) running execution ${row.id}, ${chargedBeforeKill} of ${KILL_ITEMS} items charged`);
+		await waitFor(() => !worker.alive(), 10_000, 100);
+		rt.killGroup(worker.child, 'SIGKILL');
+		const replacement = await startWorker(`worker-${3 + spare.length}`);
+		spare.push(replacement);
+		// Generous quota again: the rest must not wait on it.
+		sandbox.configure({ quota: { generate: { limit: 1000, windowMs: 1000 } } });
+		sandbox.resetRateLimits();
+		await sleep(1500);
+		const chargedAfterKill = chargeCount(prefix);
+		const doubleInside = charges(prefix)
+			.filter(([, c]) => c > 1)
+			.map(([k]) => k);
+		const marked = await waitFor(() => !['new', 'running'].includes(executions(workflowId).find((r) => r.id === row.id)?.status), 150_000, 1000);
+		const status = executions(workflowId).find((r) => r.id === row.id)?.status;
+		await waitFor(() => /n8n worker is now ready/.test(replacement.log()), 120_000);
+		say(`    n8n marked execution ${row.id} "${status}"${marked ? '' : ' (still, after 150 s)'}; ${replacement.label} (pid ${replacement.pid}) replaces ${worker.label}`);
+		const perItemBefore = Object.fromEntries(charges(prefix));
+		const retry = marked ? await rest.retry(row.id) : { ok: false, error: 'not retried: the execution was not marked' };
+		const perItemAfter = Object.fromEntries(charges(prefix));
+		const retryCharges = Object.entries(perItemAfter).reduce((n, [k, c]) => n + c - (perItemBefore[k] ?? 0), 0);
+		const chargedTwice = Object.values(perItemAfter).filter((c) => c > 1).length;
+		const retryWorker = retry.id ? allWorkers().find((w) => startedBy(w).has(String(retry.id)))?.label : undefined;
+		say(
+			`    figures: charged before the kill ${chargedBeforeKill}, n8n status "${status}", n8n's retry (execution ${retry.id ?? '-'}, ${retry.status ?? retry.error}, on ${retryWorker ?? '?'}) charged ${retryCharges}; items charged twice in all ${chargedTwice}`,
+		);
+		return { chargedBeforeKill, chargedAfterKill, doubleInside, status, retry, retryCharges, chargedTwice, distinctCharged: Object.keys(perItemAfter).length };
+	}
+}
+
+/** A draft scheduled a second ago, published by the sandbox at once. */
+function publishNow(sandbox) {
+	const at = new Date(sandbox.clock.now() - 1000).toISOString();
+	sandbox.state.createDraft('acc_1', 'A post published while the queue e2e runs.', at);
+	const published = sandbox.publishDue();
+	return published[published.length - 1];
+}
+
+/**
+ * n8n's internal REST API as the owner (set up on first use): what the editor
+ * calls. Only the retry of an execution is used.
+ */
+async function restClient(baseUrl) {
+	const headers = { 'Content-Type': 'application/json', 'browser-id': BROWSER_ID };
+	let cookie = '';
+	try {
+		const setup = await fetch(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(OWNER) });
+		if (!setup.ok) return { ok: false, error: `owner setup: ${setup.status} ${await setup.text()}` };
+		cookie = setup.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ');
+	} catch (e) {
+		return { ok: false, error: `owner setup: ${e.message}` };
+	}
+	return {
+		ok: cookie.includes('n8n-auth='),
+		error: 'no auth cookie after the owner setup',
+		/** POST /rest/executions/:id/retry with the workflow as it was (what the editor's "Retry with original workflow" does); waits for the end. */
+		async retry(executionId) {
+			try {
+				const r = await fetch(`${baseUrl}/rest/executions/${executionId}/retry`, {
+					method: 'POST',
+					headers: { ...headers, cookie },
+					body: JSON.stringify({ loadWorkflow: false }),
+					signal: AbortSignal.timeout(180_000),
+				});
+				const text = await r.text();
+				if (!r.ok) return { ok: false, error: `retry answered ${r.status}: ${text.slice(0, 300)}` };
+				const body = JSON.parse(text);
+				const data = body.data ?? body;
+				return { ok: true, id: data.id, status: data.status };
+			} catch (e) {
+				return { ok: false, error: `retry: ${e.message}` };
+			}
+		},
+	};
+}
+
+/** The logs and a plain-SQL dump of n8n's database, for CI's secret scan. */
+function copyForSecretScan(pg) {
+	const dir = process.env.SECRET_SCAN_DIR;
+	if (!dir) return;
+	const dest = path.join(dir, 'e2e-queue');
+	fs.mkdirSync(dest, { recursive: true });
+	fs.cpSync(LOGS, path.join(dest, 'logs'), { recursive: true });
+	pg.dump(path.join(dest, 'n8n-database.sql'));
+	say(`  logs and pg_dump copied to ${dest} for the secret scan`);
+}
+
+let finishing = false;
+async function finish(code) {
+	if (finishing) return;
+	finishing = true;
+	for (const stop of cleanups.processes.reverse()) {
+		try {
+			await stop();
+		} catch {
+			// best effort
+		}
+	}
+	try {
+		cleanups.secretScan?.();
+	} catch (error) {
+		say(`  secret-scan copy failed: ${error.message}`);
+		results.push({ name: 'secret-scan copy', ok: false });
+	}
+	for (const stop of cleanups.services) {
+		try {
+			await stop();
+		} catch {
+			// best effort
+		}
+	}
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	for (const dir of ['custom', 'pack', 'workflows']) fs.rmSync(path.join(WORK, dir), { recursive: true, force: true });
+	for (const entry of fs.readdirSync(WORK)) if (entry.startsWith('user-')) fs.rmSync(path.join(WORK, entry), { recursive: true, force: true });
+	say(`\nlogs: ${LOGS} (${Math.round((Date.now() - STARTED) / 1000)} s)`);
+	say(`queue: ${passed} passed, ${failed} failed`);
+	process.exit(failed > 0 ? 1 : 0);
+}
+
+process.on('SIGINT', () => finish(130));
+process.on('SIGTERM', () => finish(143));
+main().then(
+	() => finish(0),
+	(error) => {
+		say(`\nqueue e2e aborted: ${(error && error.stack) || error}`);
+		finish(1);
+	},
+);
