@@ -47,14 +47,23 @@ const cleanups = { processes: [], secretScan: undefined, services: [] };
 const BATCH_EXECUTIONS = 12;
 const BATCH_ITEMS = 10;
 /** /generate quota of the rate-limit part: fewer calls per window than the executions make at once. */
-const BATCH_QUOTA = { limit: 10, windowMs: 1000 };
+const BATCH_QUOTA = { limit: 30, windowMs: 10_000 };
 /** Items of each killed batch, and how many the quota lets through before the kill. */
 const KILL_ITEMS = 12;
 const WORKER_CONCURRENCY = 5;
-const QUEUE_WORKFLOWS = ['batch', 'kill-plain', 'kill-resumable', 'trigger-published', 'trigger-upcoming'];
-const IDS = { batch: 'pwQueueBatch0001', plain: 'pwQueueKillPlain', resumable: 'pwQueueKillResum', published: 'pwQueueTrigPost1', upcoming: 'pwQueueTrigUpc01' };
+const QUEUE_WORKFLOWS = ['batch', 'kill-plain', 'kill-per-item', 'generate-one', 'trigger-published', 'trigger-upcoming'];
+const IDS = {
+	batch: 'pwQueueBatch0001',
+	plain: 'pwQueueKillPlain',
+	perItem: 'pwQueueKillItems',
+	generateOne: 'pwQueueGenOne001',
+	published: 'pwQueueTrigPost1',
+	upcoming: 'pwQueueTrigUpc01',
+};
 const OWNER = { email: 'queue-e2e@example.com', firstName: 'Queue', lastName: 'E2E', password: `Qe2e-${crypto.randomBytes(6).toString('hex')}-A1` };
 const BROWSER_ID = 'post-writer-queue-e2e';
+/** Development switch: `--only=kill` runs the kill part alone (the result line then says so by its count). */
+const ONLY_KILL = process.argv.includes('--only=kill');
 
 function say(message) {
 	process.stdout.write(`${message}\n`);
@@ -192,11 +201,11 @@ async function main() {
 		const r = await rt.runN8n(n8n.bin, ['publish:workflow', `--id=${id}`], { env: cliEnv, outDir: LOGS, label: `publish-${id}`, timeoutMs: 120_000 });
 		if (r.code === 0) published.push(id);
 	}
-	check('n8n publish:workflow activates the five workflows', () => equal(published, Object.values(IDS), 'published'));
+	check(`n8n publish:workflow activates the ${Object.keys(IDS).length} workflows`, () => equal(published, Object.values(IDS), 'published'));
 
 	const mainPort = await rt.freePort();
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
-	const main = startN8nProcess(n8n, 'main', ['start'], await envFor('main', { N8N_PORT: String(mainPort), N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5' }));
+	const main = startN8nProcess(n8n, 'main', ['start'], await envFor('main', { N8N_PORT: String(mainPort), N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' }));
 	const workerEnv = async (name) => envFor(name, { N8N_PORT: String(await rt.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await rt.freePort()) });
 	const startWorker = async (name) => startN8nProcess(n8n, name, ['worker', `--concurrency=${WORKER_CONCURRENCY}`], await workerEnv(name));
 	const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
@@ -231,8 +240,37 @@ async function main() {
 		return counts;
 	};
 	const spare = [];
+	const flatted = require(path.join(n8n.dir, 'node_modules', 'flatted'));
+	/** An execution's run data as n8n stores it (flatted), parsed; undefined when it has none. */
+	const executionData = (id) => {
+		const [[text] = []] = pg.query(`SELECT data FROM execution_data WHERE "executionId" = ${Number(id)}`);
+		return text ? flatted.parse(text) : undefined;
+	};
+	/** POSTs to a production webhook of the main; retries while n8n has not registered it yet (404, nothing started). */
+	const postWebhook = async (webhookPath, body) => {
+		let status = 0;
+		await waitFor(async () => {
+			try {
+				const r = await fetch(`${mainUrl}/webhook/${webhookPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+				await r.text();
+				status = r.status;
+			} catch (e) {
+				status = String(e);
+			}
+			return status !== 404;
+		}, 60_000, 1000);
+		return status;
+	};
+	/** An execution's record and data (n8n's flatted form) into the logs, to read what n8n kept. */
+	const saveExecution = (id, label) => {
+		const [[status, data] = []] = pg.query(`SELECT e.status, d.data FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e.id = ${Number(id)}`);
+		fs.writeFileSync(path.join(LOGS, `execution-${id}-${label}.txt`), `status: ${status}\n${data}\n`);
+	};
 	const allWorkers = () => [...workers, ...spare];
 
+	if (ONLY_KILL) say('\n[3] skipped (--only=kill)');
+	else await triggersAndBatch();
+	async function triggersAndBatch() {
 	say('\n[3] triggers fire once, and the rate limit holds across workers');
 	const polls = () => ({ posts: sandbox.stats.byRoute['GET /posts'] ?? 0, calendar: sandbox.stats.byRoute['GET /calendar'] ?? 0 });
 	const activated = await waitFor(() => polls().posts >= 1 && polls().calendar >= 1, 120_000);
@@ -269,16 +307,7 @@ async function main() {
 	const requestsBefore = generateRequests();
 	const batchStarted = Date.now();
 	const posts = await Promise.all(
-		Array.from({ length: BATCH_EXECUTIONS }, (_, e) =>
-			fetch(`${mainUrl}/webhook/pw-queue-batch`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ prompts: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ prompt: `queue-batch e${e} item${i}` })) }),
-			}).then(
-				(r) => r.status,
-				(e) => String(e),
-			),
-		),
+		Array.from({ length: BATCH_EXECUTIONS }, (_, e) => postWebhook('pw-queue-batch', { prompts: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ prompt: `queue-batch e${e} item${i}` })) })),
 	);
 	check(`${BATCH_EXECUTIONS} webhook calls accepted at once`, () => equal(posts, Array(BATCH_EXECUTIONS).fill(200), 'statuses'));
 	const finishedStatuses = ['success', 'error', 'crashed', 'canceled'];
@@ -340,107 +369,170 @@ async function main() {
 		equal(Object.values(triggerPerWorker).reduce((a, b) => a + b, 0), triggerRows.length, 'trigger executions found in the worker logs');
 	});
 
+	}
+
 	say('\n[4] a worker dies mid-batch');
-	const plain = await killScenario({
-		title: 'plain batch (no saved progress)',
-		kind: 'plain',
-		webhook: 'pw-queue-kill-plain',
-		workflowId: IDS.plain,
-		before: 4,
-	});
+	const prompts = (prefix, indexes = [...Array(KILL_ITEMS).keys()]) => indexes.map((i) => ({ prompt: `${prefix}item${String(i).padStart(2, '0')}` }));
+
+	// (a) A plain batch: Webhook → Split Out → Generate, 12 items in one node run.
+	const plain = await killRun({ title: 'plain batch: Webhook → Split Out → Generate (12 items in one node run)', prefix: 'queue-plain ', webhook: 'pw-queue-kill-plain', workflowId: IDS.plain, before: 4 });
 	if (plain) {
-		check(`plain batch: nothing was charged twice inside the killed execution, and the kill stopped the charges at ${plain.chargedBeforeKill}`, () => {
-			equal(plain.chargedBeforeKill, 4, 'charged before the kill');
-			equal(plain.chargedAfterKill, plain.chargedBeforeKill, 'charged after the kill, before any retry');
+		const before = Object.fromEntries(charges(plain.prefix));
+		const retry = await rest.retry(plain.id);
+		await sleep(2000);
+		const retryCharges = chargeCount(plain.prefix) - plain.chargedBeforeKill;
+		const retryItems = charges(plain.prefix).filter(([k, c]) => c !== before[k]);
+		if (retry.id) saveExecution(retry.id, 'plain-retry');
+		// What is left without item records: run the whole batch again.
+		const again = await postWebhook('pw-queue-kill-plain', { prompts: prompts(plain.prefix) });
+		const rerunDone = await waitFor(() => chargeCount(plain.prefix) >= plain.chargedBeforeKill + retryCharges + KILL_ITEMS, 120_000);
+		await sleep(1500);
+		const rerunCharges = chargeCount(plain.prefix) - plain.chargedBeforeKill - retryCharges;
+		const twice = charges(plain.prefix).filter(([, c]) => c > 1).length;
+		say(
+			`    figures: charged before the kill ${plain.chargedBeforeKill}; n8n status "${plain.status}"${plain.sawCrashed ? ' (shown "crashed" first)' : ''}: ${plain.errorMessage}; ` +
+				`n8n's retry (execution ${retry.id ?? '-'}, ${retry.status ?? retry.error}) charged ${retryCharges}; running the whole batch again charged ${rerunCharges}, ${twice} items twice`,
+		);
+		check(`plain: the kill stopped the charges at ${plain.chargedBeforeKill}; nothing charged twice inside the killed execution`, () => {
+			equal(plain.chargedAfterKill, plain.chargedBeforeKill, 'charged after the kill');
 			equal(plain.doubleInside, [], 'items charged twice by the killed execution');
 		});
-		check('plain batch: n8n marks the execution "crashed"', () => equal(plain.status, 'crashed', 'status'));
-		check(`plain batch: n8n's retry runs every item again: it charges ${KILL_ITEMS}, of which the ${plain.chargedBeforeKill} already done are charged a second time`, () => {
-			expect(plain.retry.ok, plain.retry.error);
-			equal(plain.retryCharges, KILL_ITEMS, 'charges of the retry');
-			equal(plain.chargedTwice, plain.chargedBeforeKill, 'items charged twice over the two executions');
+		check('plain: n8n marks the execution "error" ("failed to be processed too many times") and drops its run data', () => {
+			equal(plain.status, 'error', 'status');
+			expect(/processed too many times/.test(plain.errorMessage), `error: ${plain.errorMessage}`);
+			equal(plain.runNodes, [], 'nodes with run data left in the execution');
+		});
+		check(`plain: n8n's own retry of it runs no node and charges nothing, so the ${KILL_ITEMS - plain.chargedBeforeKill} items not done stay undone`, () => {
+			expect(retry.ok, retry.error);
+			equal(retryCharges, 0, 'charges of the retry');
+			equal(retryItems, [], 'items charged by the retry');
+		});
+		check(`plain: running the whole batch again charges all ${KILL_ITEMS}: the ${plain.chargedBeforeKill} done before the kill a second time (the known limit)`, () => {
+			equal(again, 200, 'webhook status');
+			expect(rerunDone, `charges ${chargeCount(plain.prefix)}`);
+			equal(rerunCharges, KILL_ITEMS, 'charges of the rerun');
+			equal(twice, plain.chargedBeforeKill, 'items charged twice');
 		});
 	}
-	const resumable = await killScenario({
-		title: 'one item per loop, progress saved (the recovery procedure)',
-		kind: 'resumable',
-		webhook: 'pw-queue-kill-resumable',
-		workflowId: IDS.resumable,
+
+	// (b) The recovery procedure: one sub-execution per item (Loop Over Items → Execute Sub-workflow → Generate).
+	const perItem = await killRun({
+		title: 'one sub-execution per item: Loop Over Items (1) → Execute Sub-workflow → Generate',
+		prefix: 'queue-per-item ',
+		webhook: 'pw-queue-kill-per-item',
+		workflowId: IDS.perItem,
 		before: 5,
 	});
-	if (resumable) {
-		check(`resumable batch: nothing charged twice inside the killed execution, charges stopped at ${resumable.chargedBeforeKill}`, () => {
-			equal(resumable.chargedBeforeKill, 5, 'charged before the kill');
-			equal(resumable.chargedAfterKill, resumable.chargedBeforeKill, 'charged after the kill, before the retry');
-			equal(resumable.doubleInside, [], 'items charged twice by the killed execution');
+	if (perItem) {
+		// The items done, from n8n's records: the successful sub-executions whose parent is the dead execution, with their input.
+		await waitFor(() => executions(IDS.generateOne).every((r) => !['new', 'running'].includes(r.status)), 90_000, 1000);
+		const subs = executions(IDS.generateOne).map((r) => ({ ...r, data: executionData(r.id) }));
+		const ofParent = subs.filter((r) => String(r.data?.parentExecution?.executionId) === perItem.id);
+		const done = ofParent.filter((r) => r.status === 'success').map((r) => r.data.resultData.runData['When Called'][0].data.main[0][0].json.prompt);
+		const notSuccess = ofParent.filter((r) => r.status !== 'success').map((r) => `${r.id}:${r.status}`);
+		const all = prompts(perItem.prefix).map((p) => p.prompt);
+		const missing = all.filter((p) => !done.includes(p));
+		const chargedBefore = chargeCount(perItem.prefix);
+		const resend = await postWebhook('pw-queue-kill-per-item', { prompts: missing.map((prompt) => ({ prompt })) });
+		const resent = await waitFor(() => {
+			const last = executions(IDS.perItem).slice(-1)[0];
+			return last && last.id !== perItem.id && last.status === 'success';
+		}, 120_000);
+		await sleep(1000);
+		const resendCharges = chargeCount(perItem.prefix) - chargedBefore;
+		const perPrompt = Object.fromEntries(charges(perItem.prefix).map(([k, c]) => [k.slice('generate:'.length), c]));
+		say(
+			`    figures: charged before the kill ${perItem.chargedBeforeKill}; n8n status "${perItem.status}"${perItem.sawCrashed ? ' (shown "crashed" first)' : ''}; ` +
+				`${done.length} successful sub-executions (items done), sub-execution at the kill: ${notSuccess.join(', ') || 'none'}; re-sending the ${missing.length} items without one charged ${resendCharges}`,
+		);
+		check(`per item: the kill stopped the charges at ${perItem.chargedBeforeKill}; nothing charged twice inside the killed execution`, () => {
+			equal(perItem.chargedAfterKill, perItem.chargedBeforeKill, 'charged after the kill');
+			equal(perItem.doubleInside, [], 'items charged twice by the killed execution');
+			equal(perItem.status, 'error', 'status of the dead execution');
 		});
-		check('resumable batch: n8n marks the execution "crashed"', () => equal(resumable.status, 'crashed', 'status'));
-		check(`resumable batch: n8n's retry (saved progress) charges only the ${KILL_ITEMS - resumable.chargedBeforeKill} items not done; every item charged exactly once in all`, () => {
-			expect(resumable.retry.ok, resumable.retry.error);
-			equal(resumable.retry.status, 'success', 'status of the retry');
-			equal(resumable.retryCharges, KILL_ITEMS - resumable.chargedBeforeKill, 'charges of the retry');
-			equal(resumable.chargedTwice, 0, 'items charged twice over the two executions');
-			equal(resumable.distinctCharged, KILL_ITEMS, 'items charged in all');
+		check("per item: n8n's successful sub-executions name exactly the items the sandbox charged", () => {
+			equal(done.length, perItem.chargedBeforeKill, 'successful sub-executions');
+			equal([...done].sort(), Object.keys(perItem.chargesAtKill).sort(), 'items done (n8n) vs items charged at the kill (sandbox)');
+		});
+		check(`per item: re-sending only the ${KILL_ITEMS - perItem.chargedBeforeKill} items without a successful sub-execution charges exactly those; every item charged once in all`, () => {
+			equal(resend, 200, 'webhook status');
+			expect(resent, 'the re-sent batch did not succeed');
+			equal(resendCharges, KILL_ITEMS - perItem.chargedBeforeKill, 'charges of the re-sent batch');
+			equal(all.map((p) => perPrompt[p] ?? 0), Array(KILL_ITEMS).fill(1), 'charges per item');
 		});
 	}
 
 	/**
 	 * Starts a batch of KILL_ITEMS paid items through `webhook`; the quota lets
-	 * `before` items through, then answers 429 for 20 s: the worker waits (no
-	 * call in flight, so the count is exact) and is killed with SIGKILL by its
-	 * PID. A new worker replaces it. Then n8n marks the execution (the stalled
-	 * job fails, the main's queue recovery marks it crashed), and n8n's retry
-	 * of it runs; every charge is counted per item in the sandbox.
+	 * `before` items through, then the window stays full for 20 s: the node's
+	 * pacer waits (no call in flight, so the count is exact) and the worker
+	 * running the execution is killed with SIGKILL by its PID. A new worker
+	 * replaces it. Then waits until n8n has settled the execution: its Bull job
+	 * stalls and fails (n8n runs queues with maxStalledCount 0), the main's
+	 * queue recovery may mark it "crashed" first, and the main writes the
+	 * failure over it. Every charge is counted per item in the sandbox.
 	 */
-	async function killScenario({ title, kind, webhook, workflowId, before }) {
+	async function killRun({ title, prefix, webhook, workflowId, before }) {
 		say(`  — ${title}`);
-		const prefix = `queue-${kind} `;
 		sandbox.configure({ quota: { generate: { limit: before, windowMs: 20_000 } } });
 		sandbox.resetRateLimits();
 		const requests0 = generateRequests();
-		const res = await fetch(`${mainUrl}/webhook/${webhook}`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ prompts: Array.from({ length: KILL_ITEMS }, (_, i) => ({ prompt: `${prefix}item${String(i).padStart(2, '0')}` })) }),
-		});
-		const waiting = await waitFor(() => chargeCount(prefix) >= before && generateRequests() - requests0 > before, 90_000, 100);
+		const status0 = await postWebhook(webhook, { prompts: prompts(prefix) });
+		// The quota lets `before` calls through; the node's pacer then waits for the window's end (X-RateLimit-Remaining 0, or a 429).
+		const reached = await waitFor(() => chargeCount(prefix) >= before, 90_000, 50);
+		await sleep(1500);
 		const [row] = executions(workflowId).slice(-1);
 		const worker = row && allWorkers().find((w) => w.alive() && startedBy(w).has(row.id));
-		check(`${kind}: the batch reached the quota on a worker (${before} items charged, then 429)`, () => {
-			equal(res.status, 200, 'webhook status');
-			expect(waiting, `charges ${chargeCount(prefix)}, requests ${generateRequests() - requests0}`);
+		check(`${prefix.trim()}: the batch reached the quota on a worker, which waits (${before} items charged, none since)`, () => {
+			equal(status0, 200, 'webhook status');
+			expect(reached, `charges ${chargeCount(prefix)}, requests ${generateRequests() - requests0}`);
+			equal(chargeCount(prefix), before, 'charges while the worker waits');
 			expect(worker, `no live worker log shows execution ${row?.id}`);
 		});
-		if (!waiting || !worker) return undefined;
+		if (!reached || !worker) return undefined;
 		const chargedBeforeKill = chargeCount(prefix);
+		const chargesAtKill = Object.fromEntries(charges(prefix).map(([k, c]) => [k.slice('generate:'.length), c]));
 		process.kill(worker.pid, 'SIGKILL');
-		say(`    killed ${worker.label} (pid ${worker.pid}) running execution ${row.id}, ${chargedBeforeKill} of ${KILL_ITEMS} items charged`);
+		const killedAt = Date.now();
+		say(`    killed ${worker.label} (pid ${worker.pid}) running execution ${row.id}: ${chargedBeforeKill} of ${KILL_ITEMS} items charged`);
 		await waitFor(() => !worker.alive(), 10_000, 100);
 		rt.killGroup(worker.child, 'SIGKILL');
 		const replacement = await startWorker(`worker-${3 + spare.length}`);
 		spare.push(replacement);
-		// Generous quota again: the rest must not wait on it.
+		// A generous quota again: what runs next must not wait on it.
 		sandbox.configure({ quota: { generate: { limit: 1000, windowMs: 1000 } } });
 		sandbox.resetRateLimits();
-		await sleep(1500);
+		let sawCrashed = false;
+		const settled = await waitFor(
+			() => {
+				const status = executions(workflowId).find((r) => r.id === row.id)?.status;
+				if (status === 'crashed') sawCrashed = true;
+				return new RegExp(`Problem with execution ${row.id}:`).test(main.log()) && !['new', 'running'].includes(status);
+			},
+			180_000,
+			500,
+		);
 		const chargedAfterKill = chargeCount(prefix);
 		const doubleInside = charges(prefix)
 			.filter(([, c]) => c > 1)
 			.map(([k]) => k);
-		const marked = await waitFor(() => !['new', 'running'].includes(executions(workflowId).find((r) => r.id === row.id)?.status), 150_000, 1000);
 		const status = executions(workflowId).find((r) => r.id === row.id)?.status;
+		const data = executionData(row.id);
+		saveExecution(row.id, `${prefix.trim()}-killed`);
 		await waitFor(() => /n8n worker is now ready/.test(replacement.log()), 120_000);
-		say(`    n8n marked execution ${row.id} "${status}"${marked ? '' : ' (still, after 150 s)'}; ${replacement.label} (pid ${replacement.pid}) replaces ${worker.label}`);
-		const perItemBefore = Object.fromEntries(charges(prefix));
-		const retry = marked ? await rest.retry(row.id) : { ok: false, error: 'not retried: the execution was not marked' };
-		const perItemAfter = Object.fromEntries(charges(prefix));
-		const retryCharges = Object.entries(perItemAfter).reduce((n, [k, c]) => n + c - (perItemBefore[k] ?? 0), 0);
-		const chargedTwice = Object.values(perItemAfter).filter((c) => c > 1).length;
-		const retryWorker = retry.id ? allWorkers().find((w) => startedBy(w).has(String(retry.id)))?.label : undefined;
-		say(
-			`    figures: charged before the kill ${chargedBeforeKill}, n8n status "${status}", n8n's retry (execution ${retry.id ?? '-'}, ${retry.status ?? retry.error}, on ${retryWorker ?? '?'}) charged ${retryCharges}; items charged twice in all ${chargedTwice}`,
-		);
-		return { chargedBeforeKill, chargedAfterKill, doubleInside, status, retry, retryCharges, chargedTwice, distinctCharged: Object.keys(perItemAfter).length };
+		say(`    n8n settled execution ${row.id} as "${status}" ${Math.round((Date.now() - killedAt) / 1000)} s after the kill${settled ? '' : ' (not settled after 180 s)'}; ${replacement.label} (pid ${replacement.pid}) replaces ${worker.label}`);
+		return {
+			id: row.id,
+			prefix,
+			chargedBeforeKill,
+			chargesAtKill,
+			chargedAfterKill,
+			doubleInside,
+			status,
+			sawCrashed,
+			errorMessage: data?.resultData?.error?.message ?? '',
+			runNodes: Object.keys(data?.resultData?.runData ?? {}),
+		};
 	}
 }
 
@@ -499,6 +591,7 @@ function copyForSecretScan(pg) {
 	if (!dir) return;
 	const dest = path.join(dir, 'e2e-queue');
 	fs.mkdirSync(dest, { recursive: true });
+	pg.saveLog();
 	fs.cpSync(LOGS, path.join(dest, 'logs'), { recursive: true });
 	pg.dump(path.join(dest, 'n8n-database.sql'));
 	say(`  logs and pg_dump copied to ${dest} for the secret scan`);

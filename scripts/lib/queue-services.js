@@ -51,14 +51,11 @@ function startPostgres({ port, user, password, database, logDir }) {
 	fs.chmodSync(top, 0o755);
 	const dataDir = path.join(top, 'data');
 	fs.mkdirSync(dataDir, { mode: 0o700 });
-	const logFile = path.join(logDir, 'postgres.log');
+	// The server's log lives beside its data (the postgres user may not enter logDir); stop() copies it to logDir.
+	const logFile = path.join(top, 'postgres.log');
 	fs.mkdirSync(logDir, { recursive: true });
-	fs.writeFileSync(logFile, '');
 	const root = typeof process.getuid === 'function' && process.getuid() === 0;
-	if (root) {
-		run('chown', ['-R', 'postgres:postgres', top]);
-		run('chown', ['postgres', logFile]);
-	}
+	if (root) run('chown', ['-R', 'postgres:postgres', top]);
 	asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], { timeoutMs: 180_000 });
 	const options = [`-c listen_addresses=127.0.0.1`, `-p ${port}`, `-c unix_socket_directories=''`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=100'].join(' ');
 	asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-o', options, '-l', logFile, '-w', '-t', '60', 'start'], { timeoutMs: 90_000 });
@@ -92,11 +89,16 @@ function startPostgres({ port, user, password, database, logDir }) {
 			});
 			fs.writeFileSync(file, r.stdout);
 		},
-		/** Stops the cluster at once and deletes its folder. */
+		/** Copies the server's log to logDir/postgres.log. */
+		saveLog() {
+			if (fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(logDir, 'postgres.log'));
+		},
+		/** Stops the cluster at once, keeps its log in logDir and deletes its folder. */
 		stop() {
 			if (stopped) return;
 			stopped = true;
 			asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', '-t', '30', 'stop'], { allowFail: true, timeoutMs: 60_000 });
+			this.saveLog();
 			fs.rmSync(top, { recursive: true, force: true });
 		},
 	};
