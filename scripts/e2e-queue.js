@@ -15,10 +15,12 @@
  *   4. triggers fire once: New Published Post and Upcoming Scheduled Draft,
  *      posts published and drafts (re)scheduled over two poll intervals, then
  *      a quiet poll: each event recorded exactly once;
- *   5. a worker killed (SIGKILL, by its PID) mid-batch, twice: a plain batch
- *      (n8n's retry of it runs every item again) and a batch that goes one item
- *      per loop with "Save execution progress" on (n8n's retry resumes at the
- *      first item without output): the figures are printed and asserted.
+ *   5. a worker killed (SIGKILL, by its PID) mid-batch, twice, while the node
+ *      waits on the quota (no call in flight): a plain batch (what n8n marks
+ *      the execution, what its retry charges, what a rerun charges) and the
+ *      recovery procedure: one sub-execution per item, then only the items
+ *      without a successful sub-execution sent again.
+ * `--only=kill` (development) runs part 5 without parts 3 and 4.
  * Everything is stopped and deleted at the end, also on failure, SIGINT and
  * SIGTERM. With SECRET_SCAN_DIR set, the logs and a plain-SQL pg_dump of
  * n8n's database are copied to $SECRET_SCAN_DIR/e2e-queue/ first.

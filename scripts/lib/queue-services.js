@@ -56,9 +56,17 @@ function startPostgres({ port, user, password, database, logDir }) {
 	fs.mkdirSync(logDir, { recursive: true });
 	const root = typeof process.getuid === 'function' && process.getuid() === 0;
 	if (root) run('chown', ['-R', 'postgres:postgres', top]);
-	asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], { timeoutMs: 180_000 });
 	const options = [`-c listen_addresses=127.0.0.1`, `-p ${port}`, `-c unix_socket_directories=''`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=100'].join(' ');
-	asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-o', options, '-l', logFile, '-w', '-t', '60', 'start'], { timeoutMs: 90_000 });
+	try {
+		asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], { timeoutMs: 180_000 });
+		asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-o', options, '-l', logFile, '-w', '-t', '60', 'start'], { timeoutMs: 90_000 });
+	} catch (error) {
+		// Not started: keep the log, delete the folder (a server started late is stopped first).
+		asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], { allowFail: true, timeoutMs: 30_000 });
+		if (fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(logDir, 'postgres.log'));
+		fs.rmSync(top, { recursive: true, force: true });
+		throw error;
+	}
 	let stopped = false;
 	const psqlAs = (role, db, sql) =>
 		run(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', role, '-d', db, '-v', 'ON_ERROR_STOP=1', '-At', '-F', '\t', '-c', sql], {
