@@ -42,6 +42,8 @@ const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-queue-'));
 const LOGS = path.join(WORK, 'logs');
 fs.mkdirSync(LOGS, { recursive: true });
 const results = [];
+/** Set once finish() runs: no n8n process starts after that. */
+let finishing = false;
 /** Cleanups in the order they run: n8n processes first, then the sandbox and the servers. */
 const cleanups = { processes: [], secretScan: undefined, services: [] };
 
@@ -109,6 +111,7 @@ async function waitFor(predicate, timeoutMs, stepMs = 500) {
 
 /** An n8n process (main or worker) with its log file; `kill` ends its process group. */
 function startN8nProcess(n8n, label, args, env) {
+	if (finishing) throw new Error(`not starting ${label}: the run is stopping`);
 	const logFile = path.join(LOGS, `${label}.log`);
 	const out = fs.openSync(logFile, 'w');
 	const child = spawn(n8n.bin, args, { env, stdio: ['ignore', out, out], detached: true });
@@ -207,12 +210,12 @@ async function main() {
 
 	const mainPort = await rt.freePort();
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
-	const main = startN8nProcess(n8n, 'main', ['start'], await envFor('main', { N8N_PORT: String(mainPort), N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' }));
+	const mainProc = startN8nProcess(n8n, 'main', ['start'], await envFor('main', { N8N_PORT: String(mainPort), N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' }));
 	const workerEnv = async (name) => envFor(name, { N8N_PORT: String(await rt.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await rt.freePort()) });
 	const startWorker = async (name) => startN8nProcess(n8n, name, ['worker', `--concurrency=${WORKER_CONCURRENCY}`], await workerEnv(name));
 	const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
 	const mainReady = await waitFor(async () => {
-		if (!/Editor is now accessible/.test(main.log())) return false;
+		if (!/Editor is now accessible/.test(mainProc.log())) return false;
 		try {
 			return (await fetch(`${mainUrl}/healthz`)).ok;
 		} catch {
@@ -221,12 +224,11 @@ async function main() {
 	}, 180_000);
 	const workersReady = await waitFor(() => workers.every((w) => /n8n worker is now ready/.test(w.log())), 180_000);
 	check('the main (EXECUTIONS_MODE=queue) and both workers are up', () => {
-		expect(mainReady, `main not ready; see ${main.logFile}`);
+		expect(mainReady, `main not ready; see ${mainProc.logFile}`);
 		expect(workersReady, `workers not ready; see ${workers.map((w) => w.logFile).join(', ')}`);
-		expect(/queue/i.test(main.log()), 'the main does not mention the queue');
 	});
 	if (!mainReady || !workersReady) return;
-	say(`  main pid ${main.pid} on port ${mainPort}; workers pid ${workers.map((w) => w.pid).join(' and ')}`);
+	say(`  main pid ${mainProc.pid} on port ${mainPort}; workers pid ${workers.map((w) => w.pid).join(' and ')}`);
 	const rest = await restClient(mainUrl);
 	check('n8n owner set up for the REST API (to retry executions)', () => expect(rest.ok, rest.error));
 
@@ -276,7 +278,7 @@ async function main() {
 	say('\n[3] triggers fire once, and the rate limit holds across workers');
 	const polls = () => ({ posts: sandbox.stats.byRoute['GET /posts'] ?? 0, calendar: sandbox.stats.byRoute['GET /calendar'] ?? 0 });
 	const activated = await waitFor(() => polls().posts >= 1 && polls().calendar >= 1, 120_000);
-	check('both trigger workflows are active and polled once (New Published Post sets its watermark)', () => expect(activated, `polls so far ${JSON.stringify(polls())}; see ${main.logFile}`));
+	check('both trigger workflows are active and polled once (New Published Post sets its watermark)', () => expect(activated, `polls so far ${JSON.stringify(polls())}; see ${mainProc.logFile}`));
 	const expectedSeen = [];
 	const expectedUpcoming = [];
 	const minute = (m) => new Date(Math.ceil(Date.now() / 60_000) * 60_000 + m * 60_000).toISOString();
@@ -509,7 +511,7 @@ async function main() {
 			() => {
 				const status = executions(workflowId).find((r) => r.id === row.id)?.status;
 				if (status === 'crashed') sawCrashed = true;
-				return new RegExp(`Problem with execution ${row.id}:`).test(main.log()) && !['new', 'running'].includes(status);
+				return new RegExp(`Problem with execution ${row.id}:`).test(mainProc.log()) && !['new', 'running'].includes(status);
 			},
 			180_000,
 			500,
@@ -599,13 +601,13 @@ function copyForSecretScan(pg) {
 	say(`  logs and pg_dump copied to ${dest} for the secret scan`);
 }
 
-let finishing = false;
 async function finish(code) {
 	if (finishing) return;
 	finishing = true;
-	for (const stop of cleanups.processes.reverse()) {
+	// Newest first; a process started meanwhile is stopped too.
+	while (cleanups.processes.length > 0) {
 		try {
-			await stop();
+			await cleanups.processes.pop()();
 		} catch {
 			// best effort
 		}
