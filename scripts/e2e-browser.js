@@ -53,7 +53,7 @@ const DOCS_IMAGES = {
 	'04-generate-output': 'n8n-generate-output',
 	'05-activate-profile-list': 'n8n-activate-profile-list',
 	'06-credential-test-ok': 'n8n-credential-test-ok',
-	'08-ai-agent-tools': 'n8n-ai-agent-tool',
+	'08-ai-agent-tools-picker': 'n8n-ai-agent-tool',
 };
 const KEY_PATTERN = /pw_live_[0-9a-f]{32}/;
 fs.mkdirSync(SHOTS, { recursive: true });
@@ -148,16 +148,27 @@ function expectedFromPackage(packageDir) {
 	return { displayName: node.displayName, actions, events, rule401, usableAsTool: node.usableAsTool === true };
 }
 
-/** The JSON an n8n output panel shows in its JSON view. */
+/** The JSON an n8n output panel shows in its JSON view (read again until it renders, 15 s at most). */
 async function outputJson(page) {
 	const panel = page.getByTestId('output-panel');
 	await panel.getByText(/^\d+ items?$/).first().waitFor({ timeout: 60_000 });
 	await panel.getByTestId('radio-button-json').click();
-	const text = (await panel.getByTestId('ndv-data-container').innerText({ timeout: 10_000 }).catch(() => panel.innerText())).replace(/\u00a0/g, ' ');
-	const start = text.indexOf('[');
-	const end = text.lastIndexOf(']');
-	expect(start >= 0 && end > start, `no JSON in the output panel: ${text.slice(0, 300)}`);
-	return JSON.parse(text.slice(start, end + 1));
+	const until = Date.now() + 15_000;
+	let text = '';
+	while (Date.now() < until) {
+		text = (await panel.getByTestId('ndv-data-container').innerText({ timeout: 5000 }).catch(() => '')).replace(/\u00a0/g, ' ');
+		const start = text.indexOf('[');
+		const end = text.lastIndexOf(']');
+		if (start >= 0 && end > start) {
+			try {
+				return JSON.parse(text.slice(start, end + 1));
+			} catch {
+				// still rendering
+			}
+		}
+		await page.waitForTimeout(250);
+	}
+	throw new Error(`no JSON in the output panel: ${text.slice(0, 300)}`);
 }
 
 /** Opens the node creator on the last node's "+" and picks one action of Post Writer. */
@@ -252,6 +263,10 @@ async function main() {
 		await page.getByTestId('form-submit-button').click();
 		await page.waitForURL((u) => !/\/signin/.test(String(u)), { timeout: 30_000 });
 		await page.getByTestId('project-home-menu-item').waitFor();
+		// The example workflows npm start imports are listed.
+		await page.getByTestId('resources-list-item-workflow').first().waitFor({ timeout: 30_000 });
+		const names = await page.getByTestId('workflow-card-name').allInnerTexts();
+		expect(names.some((n) => /Post Writer/.test(n)), `workflows listed: ${JSON.stringify(names)}`);
 	});
 	if (!signedIn) ctx.blocked = 'sign-in failed';
 
@@ -377,7 +392,7 @@ async function main() {
 	});
 
 	// 8. AI Agent's Tools picker.
-	await check(ctx, 'the AI Agent\'s Tools picker offers "Post Writer Tool"', '08-ai-agent-tools', async () => {
+	await check(ctx, 'the AI Agent\'s Tools picker offers "Post Writer Tool", and picking it puts it on the canvas', '08-ai-agent-canvas', async () => {
 		expect(expected.usableAsTool, 'the node is not usableAsTool');
 		await page.getByTestId('editCredential-modal').last().getByRole('button', { name: 'Close this dialog' }).click();
 		await closeNdv(page);
@@ -388,6 +403,7 @@ async function main() {
 		await page.getByTestId('node-creator-search-bar').fill(expected.displayName);
 		const tool = page.getByTestId('node-creator-item-name').filter({ hasText: new RegExp(`^${expected.displayName} Tool$`) });
 		await tool.waitFor();
+		await screenshot(page, '08-ai-agent-tools-picker');
 		await tool.click();
 		await page.getByTestId('ndv').waitFor();
 		await closeNdv(page);
