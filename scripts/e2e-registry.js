@@ -288,8 +288,9 @@ async function main() {
 
 	say('\n[1] local registry');
 	const verdaccio = vd.ensureVerdaccio(nodeBin);
+	const reported = spawnSync(nodeBin, [verdaccio.entry, '--version'], { encoding: 'utf8', timeout: 60_000 }).stdout?.trim();
 	check(`verdaccio ${verdaccio.version} ${verdaccio.installedNow ? `installed in ${verdaccio.seconds} s` : 'reused from the cache'} (${verdaccio.dir})`, () =>
-		expect(fs.existsSync(verdaccio.entry), 'entry missing'),
+		equal(reported, `v${verdaccio.version}`, 'verdaccio --version'),
 	);
 	const registryPort = await rt.freePort();
 	const registry = await vd.startVerdaccio(verdaccio, { nodeBin, work: path.join(WORK, 'verdaccio'), port: registryPort });
