@@ -52,12 +52,15 @@ const OWNER = { email: 'owner@postwriter.example', firstName: 'Registry', lastNa
 const BROWSER_ID = `registry-${crypto.randomBytes(4).toString('hex')}`;
 const results = [];
 const cleanups = [];
+let finishing = false;
 
 function say(message) {
 	process.stdout.write(`${message}\n`);
 }
 
 function check(name, fn) {
+	// After Ctrl-C the cleanups stop n8n under the steps still running: what they would record means nothing.
+	if (finishing) return;
 	try {
 		fn();
 		results.push({ name, ok: true });
@@ -427,6 +430,10 @@ async function main() {
 		equal(data.installedVersion, VERSIONS[0], 'installedVersion');
 		equal(data.installedNodes.map((n) => n.type).sort(), [`${NAME}.postWriter`, `${NAME}.postWriterTrigger`], 'installed node types');
 		equal(readInstalledVersion(), VERSIONS[0], 'version on disk');
+		// n8n strips these from the unpacked package.json before its `npm install`: n8n-workflow is never fetched.
+		const installedPkg = JSON.parse(fs.readFileSync(path.join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', NAME, 'package.json'), 'utf8'));
+		equal([installedPkg.peerDependencies, installedPkg.devDependencies], [undefined, undefined], 'peer and dev dependencies left in the installed package.json');
+		expect(!fs.existsSync(path.join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', NAME, 'node_modules', 'n8n-workflow')), 'n8n-workflow installed under the package');
 	});
 	const installCalls = npmCalls(callsFile).slice(callsBefore);
 	fs.writeFileSync(path.join(LOGS, 'npm-calls-install.json'), JSON.stringify(installCalls, null, 2));
@@ -557,15 +564,20 @@ async function finish(code) {
 	process.exit(failed > 0 ? 1 : 0);
 }
 
-let finishing = false;
 function finishOnce(code) {
 	if (finishing) return;
 	finishing = true;
 	finish(code);
 }
 
-process.on('SIGINT', () => finishOnce(130));
-process.on('SIGTERM', () => finishOnce(143));
+process.on('SIGINT', () => {
+	say('\ninterrupted (SIGINT): stopping n8n, the sandbox and the registry');
+	finishOnce(130);
+});
+process.on('SIGTERM', () => {
+	say('\nterminated (SIGTERM): stopping n8n, the sandbox and the registry');
+	finishOnce(143);
+});
 main().then(
 	() => finishOnce(0),
 	(error) => {
