@@ -261,6 +261,43 @@ async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: T
 	return [[{ json: upcomingItem(soonest, now) }]];
 }
 
+async function pollEvent(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData, event: TriggerEvent): Promise<INodeExecutionData[][] | null> {
+	switch (event) {
+		case 'newPublishedPost':
+			return await pollNewPosts(ctx, client, data);
+		case 'postMetricMilestone':
+			return await pollMilestones(ctx, client, data);
+		case 'newDraft':
+			return await pollNewDrafts(ctx, client, data);
+		case 'creditsLow':
+			return await pollCreditsLow(ctx, client, data);
+		default:
+			return await pollUpcoming(ctx, client, data);
+	}
+}
+
+/** The hook of n8n's durable poller (2.36+) that persists a cursor staged by a poll that emitted nothing. */
+interface DurablePollHooks {
+	__commitCursor?: () => Promise<void>;
+}
+
+/**
+ * Keeps what the first poll learnt (the newest post, the posts already over a
+ * milestone…). n8n runs a poll when it activates the workflow; the classic
+ * poller keeps its state in the workflow's static data, but n8n's durable
+ * poller (opt-in in 2.41: N8N_POLLER_DURABLE_CURSORS_ENABLED with the
+ * scheduler flags) treats that poll as a test and drops the cursor it staged.
+ * The first scheduled poll would then start over, up to one interval later,
+ * and silently miss what happened in between. Committing the seed closes that
+ * gap. It writes the cursor only (no execution, no items); n8n's classic
+ * poller and n8n before 2.36 have no such hook, and n8n ignores a cursor that
+ * did not change.
+ */
+async function keepSeed(ctx: IPollFunctions): Promise<void> {
+	const hooks = ctx as IPollFunctions & DurablePollHooks;
+	if (typeof hooks.__commitCursor === 'function') await hooks.__commitCursor();
+}
+
 export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const event = this.getNodeParameter('event', 'newPublishedPost') as TriggerEvent;
 	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
@@ -270,18 +307,9 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	try {
 		const client = await createClient(this);
 		if (manual) return await testEvent(this, client, event);
-		switch (event) {
-			case 'newPublishedPost':
-				return await pollNewPosts(this, client, data);
-			case 'postMetricMilestone':
-				return await pollMilestones(this, client, data);
-			case 'newDraft':
-				return await pollNewDrafts(this, client, data);
-			case 'creditsLow':
-				return await pollCreditsLow(this, client, data);
-			default:
-				return await pollUpcoming(this, client, data);
-		}
+		const result = await pollEvent(this, client, data, event);
+		if (!polledBefore && result === null) await keepSeed(this);
+		return result;
 	} catch (error) {
 		failure = error;
 	}
