@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 /**
- * End to end in a real n8n (2.8.4, installed in the cache on first use):
+ * End to end in a real n8n, installed in the cache on first use
+ * (scripts/lib/n8n-runtime.js): --runtime=oldest (n8n 2.8.4 on Node 20, the
+ * default) or --runtime=newest (n8n 2.41.0 on Node 24); --durable turns on
+ * n8n's durable poller (2.41's four opt-in flags); --only=trigger runs only [5].
  *   1. build and `npm pack` the package; check the tarball holds only dist,
  *      README, LICENSE and package.json, and every path of its "n8n" field;
  *   2. load the packed node from a custom extensions folder (types CUSTOM.*);
@@ -9,11 +12,13 @@
  *   4. `n8n execute --id … --rawOutput`, output to files, JSON parsed out of
  *      the log lines; assert Generate, Create Draft, Activate Writing Profile,
  *      Create Guided Post and more, in n8n's output and in the sandbox;
- *   5. `n8n start` with two active workflows on Post Writer Trigger, in one
+ *   5. `n8n start` with three active workflows on Post Writer Trigger, in one
  *      session: New Published Post fires once for a post published in the
  *      sandbox, Post Metric Milestone once for a post whose likes cross the
- *      threshold (skip with E2E_SKIP_TRIGGER=1).
- * Ends with "n8n: N passed, M failed"; exits 1 on any failure.
+ *      threshold, Upcoming Scheduled Draft once for a draft scheduled 30
+ *      minutes ahead and once more when it is rescheduled (skip with E2E_SKIP_TRIGGER=1).
+ * Ends with "n8n <version>[ durable poller]: N passed, M failed"; exits 1 on any failure.
+ * `npm run test:e2e` (scripts/e2e.js) runs it on both runtimes and on the durable poller.
  */
 'use strict';
 const fs = require('node:fs');
@@ -337,6 +342,10 @@ async function finish(code) {
 	}
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	// CI's secret scan reads every log n8n wrote (SECRET_SCAN_DIR): no API key may appear in them.
+	if (process.env.SECRET_SCAN_DIR && fs.existsSync(LOGS)) {
+		fs.cpSync(LOGS, path.join(process.env.SECRET_SCAN_DIR, `e2e-${LABEL.replace(/[^\w.]+/g, '-')}`), { recursive: true });
+	}
 	if (failed === 0) {
 		// Keep the logs; drop the n8n database and the unpacked package.
 		for (const dir of ['user', 'custom', 'pack', 'workflows']) fs.rmSync(path.join(WORK, dir), { recursive: true, force: true });
