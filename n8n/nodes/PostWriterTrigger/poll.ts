@@ -276,10 +276,32 @@ async function pollEvent(ctx: IPollFunctions, client: PostWriterClient, data: Tr
 	}
 }
 
-/** The hook of n8n's durable poller (2.36+) that persists a cursor staged by a poll that emitted nothing. */
+/**
+ * What n8n 2.36+ adds to a poll's context (n8n-workflow's IPollFunctions from
+ * 2.36 on; absent from the n8n-workflow 2.8 this package compiles against).
+ */
 interface DurablePollHooks {
+	/** Milliseconds this poll may spend before the engine abandons it. */
+	getPollBudgetMs?: () => number;
+	/** Persists a cursor staged by a poll that emitted nothing (the durable poller's engines). */
 	__commitCursor?: () => Promise<void>;
 }
+
+/**
+ * When the poll must be done: n8n 2.36+ gives a poll a budget
+ * (`getPollBudgetMs`; on the durable poller, 45 s less a margin, after which
+ * n8n abandons the poll and backs off). No request starts, and no retry waits,
+ * past it: the poll ends with a passing "time allowed" failure, its state
+ * unchanged, and the next poll reads the same window again. Older n8n has no
+ * budget.
+ */
+function pollDeadline(ctx: IPollFunctions): number | undefined {
+	const budget = (ctx as IPollFunctions & DurablePollHooks).getPollBudgetMs;
+	if (typeof budget !== 'function') return undefined;
+	const ms = Number(budget.call(ctx));
+	return Number.isFinite(ms) && ms > 0 ? Date.now() + ms : undefined;
+}
+
 
 /**
  * Keeps what the first poll learnt (the newest post, the posts already over a
@@ -305,7 +327,7 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data[event] !== undefined;
 	let failure: unknown;
 	try {
-		const client = await createClient(this);
+		const client = await createClient(this, { deadline: pollDeadline(this) });
 		if (manual) return await testEvent(this, client, event);
 		const result = await pollEvent(this, client, data, event);
 		if (!polledBefore && result === null) await keepSeed(this);

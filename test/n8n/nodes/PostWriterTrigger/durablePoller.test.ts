@@ -147,3 +147,25 @@ test('Fetch Test Event (manual) never commits a cursor', async () => {
 	expect(run.items).toHaveLength(1);
 	expect(commit).not.toHaveBeenCalled();
 });
+
+describe("n8n's poll budget (getPollBudgetMs, 2.36+)", () => {
+	test('a poll out of time sends nothing, keeps its state and warns; the next poll with time catches up', async () => {
+		const staticData: IDataObject = {};
+		const params = { event: 'newPublishedPost' };
+		await poll({ credentials, params, staticData });
+		const before = structuredClone(staticData);
+		const id = publishNow('Published while a poll is short of time.');
+		const calls = sb.stats.requests;
+		const starved = await poll({ credentials, params, staticData, extra: { getPollBudgetMs: () => 10 } });
+		expect(starved.result).toBeNull();
+		expect(sb.stats.requests).toBe(calls);
+		expect(staticData).toEqual(before);
+		expect(starved.logs.map((l) => l.message).join('\n')).toMatch(/time allowed for this run.*nothing was skipped/is);
+		const next = await poll({ credentials, params, staticData, extra: { getPollBudgetMs: () => 36_000 } });
+		expect(next.items.map((p) => p.id)).toEqual([id]);
+	});
+
+	test('the first poll out of time is an error that says so', async () => {
+		await expect(poll({ credentials, params: { event: 'newPublishedPost' }, staticData: {}, extra: { getPollBudgetMs: () => 10 } })).rejects.toThrow(/time allowed/i);
+	});
+});
