@@ -5,7 +5,7 @@
  * local npm registry, on the newest n8n (2.41.0, cached by scripts/lib/n8n-runtime.js).
  *
  *   1. verdaccio (scripts/lib/verdaccio.js) on 127.0.0.1, no uplinks, one user;
- *   2. build n8n/, copy it, set a rehearsal version (<version>-rehearsal.N) in the
+ *   2. build n8n/ (in a copy of the sources), copy it, set a rehearsal version (<version>-rehearsal.N) in the
  *      copy and `npm publish --access public` it as .github/workflows/release-n8n.yml
  *      does, minus --provenance, plus --tag latest (npm refuses a prerelease
  *      without a tag); `npm view` and the tarball fetched back from the registry;
@@ -113,13 +113,37 @@ function jsonOf(text) {
 }
 
 /**
+ * n8n/ built by scripts/build-n8n.js in a copy of the sources (n8n/, shared/,
+ * the build script; node_modules linked), not in place: the other end-to-end
+ * suites rebuild n8n/dist while they run, side by side with this one in CI.
+ * Returns the built copy of n8n/.
+ */
+function buildCopy() {
+	const dir = path.join(WORK, 'build');
+	fs.mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+	fs.cpSync(path.join(rt.ROOT, 'shared'), path.join(dir, 'shared'), { recursive: true });
+	// verbatimSymlinks: n8n/shared stays "../shared", the copy's shared/.
+	fs.cpSync(rt.PACKAGE_DIR, path.join(dir, 'n8n'), {
+		recursive: true,
+		verbatimSymlinks: true,
+		filter: (src) => !(path.dirname(src) === rt.PACKAGE_DIR && ['dist', 'node_modules'].includes(path.basename(src))),
+	});
+	fs.copyFileSync(path.join(rt.ROOT, 'scripts', 'build-n8n.js'), path.join(dir, 'scripts', 'build-n8n.js'));
+	fs.symlinkSync(path.join(rt.ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+	const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-n8n.js')], { cwd: path.join(dir, 'n8n'), encoding: 'utf8', timeout: 300_000 });
+	fs.writeFileSync(path.join(LOGS, 'build.log'), `${build.stdout}${build.stderr}`);
+	if (build.status !== 0) throw new Error(`build failed; see ${path.join(LOGS, 'build.log')}`);
+	return path.join(dir, 'n8n');
+}
+
+/**
  * A copy of the built n8n/ folder (its symlinks and node_modules left out),
  * the version set in the copy's package.json only, published as the release
  * workflow does. Returns npm publish's JSON (id, integrity, files…).
  */
-function publish(version, registry, userconfig, nodeBin) {
+function publish(built, version, registry, userconfig, nodeBin) {
 	const dir = path.join(WORK, `publish-${version}`);
-	fs.cpSync(rt.PACKAGE_DIR, dir, {
+	fs.cpSync(built, dir, {
 		recursive: true,
 		filter: (src) => path.basename(src) !== 'node_modules' && !fs.lstatSync(src).isSymbolicLink(),
 	});
@@ -307,10 +331,8 @@ async function main() {
 	fs.writeFileSync(userconfig, `//127.0.0.1:${registryPort}/:_authToken=${token}\n`, { mode: 0o600 });
 
 	say(`\n[2] build, publish ${VERSIONS[0]}`);
-	const build = spawnSync(process.execPath, [path.join(rt.ROOT, 'scripts', 'build-n8n.js')], { cwd: rt.PACKAGE_DIR, encoding: 'utf8' });
-	fs.writeFileSync(path.join(LOGS, 'build.log'), `${build.stdout}${build.stderr}`);
-	if (build.status !== 0) throw new Error(`build failed; see ${path.join(LOGS, 'build.log')}`);
-	const first = publish(VERSIONS[0], registry.url, userconfig, nodeBin);
+	const built = buildCopy();
+	const first = publish(built, VERSIONS[0], registry.url, userconfig, nodeBin);
 	check(`npm publish ${NAME}@${VERSIONS[0]} to the local registry (exit 0)`, () => {
 		equal(first.code, 0, `exit code; see ${path.join(LOGS, `npm-publish-${VERSIONS[0]}.log`)}`);
 		equal(first.json.id, `${NAME}@${VERSIONS[0]}`, 'published id');
@@ -456,7 +478,7 @@ async function main() {
 	await runWorkflow(n8n, env(), sandbox, 'execute-1', VERSIONS[0]);
 
 	say(`\n[6] publish ${VERSIONS[1]}, update through n8n (PATCH /rest/community-packages)`);
-	const second = publish(VERSIONS[1], registry.url, userconfig, nodeBin);
+	const second = publish(built, VERSIONS[1], registry.url, userconfig, nodeBin);
 	check(`npm publish ${NAME}@${VERSIONS[1]} (exit 0)`, () => equal([second.code, second.json.id], [0, `${NAME}@${VERSIONS[1]}`], 'exit code, id'));
 	const s2 = await startN8n(n8n, guiEnv, 'n8n-start-2-update');
 	check('n8n starts again with the installed package', () => expect(s2.up, `not up; see ${s2.logFile}`));
@@ -492,7 +514,7 @@ async function main() {
 	await runWorkflow(n8n, env(), sandbox, 'execute-2', VERSIONS[1]);
 
 	say(`\n[8] the Docker way: N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true, to ${VERSIONS[2]}`);
-	const third = publish(VERSIONS[2], registry.url, userconfig, nodeBin);
+	const third = publish(built, VERSIONS[2], registry.url, userconfig, nodeBin);
 	check(`npm publish ${NAME}@${VERSIONS[2]} (exit 0)`, () => equal([third.code, third.json.id], [0, `${NAME}@${VERSIONS[2]}`], 'exit code, id'));
 	const envCallsBefore = npmCalls(callsFile).length;
 	const s3 = await startN8n(
