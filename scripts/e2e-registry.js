@@ -26,6 +26,9 @@
  *      the default registry: an `npm` wrapper first on n8n's PATH sends n8n's own
  *      npm commands for registry.npmjs.org to verdaccio instead. Every npm command
  *      n8n runs, in every step, is logged by that wrapper (npm-calls.jsonl).
+ * Loopback only: n8n's HTTPS calls out (its version check on registry.npmjs.org,
+ * api.n8n.io) go through HTTPS_PROXY, a closed port on 127.0.0.1, and fail at
+ * once; n8n then falls back to `npm view`, which the wrapper sends to verdaccio.
  * Ends with "registry: N passed, M failed"; exits 1 on any failure.
  * Logs: the work folder's logs/ (and $SECRET_SCAN_DIR/e2e-registry/ when set).
  */
@@ -374,6 +377,7 @@ async function main() {
 	const callsFile = path.join(LOGS, 'npm-calls.jsonl');
 	const wrapperDir = writeNpmWrapper(path.join(WORK, 'npm-wrapper'), callsFile);
 	fs.writeFileSync(path.join(WORK, 'n8n.npmrc'), '');
+	const deadProxy = `http://127.0.0.1:${await rt.freePort()}`;
 	const base = rt.n8nEnv(USER_FOLDER, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'debug' }, n8n);
 	const env = (extra = {}) => ({
 		...base,
@@ -381,6 +385,12 @@ async function main() {
 		// npm outdated (n8n's update check) passes no --registry: it reads npm's own config.
 		npm_config_registry: `${registry.url}/`,
 		npm_config_userconfig: path.join(WORK, 'n8n.npmrc'),
+		// Loopback only: n8n's own calls out (its version check on registry.npmjs.org, api.n8n.io)
+		// go to a closed port on 127.0.0.1 and fail at once; verdaccio and the sandbox are not proxied.
+		HTTPS_PROXY: deadProxy,
+		https_proxy: deadProxy,
+		NO_PROXY: '127.0.0.1,localhost',
+		no_proxy: '127.0.0.1,localhost',
 		...extra,
 	});
 	const credentialsFile = path.join(WORK, 'credentials.json');
