@@ -264,6 +264,12 @@ function n8nEnv(userFolder, extra = {}, install = undefined) {
 		N8N_HOST: '127.0.0.1',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// Loopback only: what n8n itself calls out to over HTTPS (api.n8n.io, registry.npmjs.org…) goes
+		// to a closed port on 127.0.0.1 and fails at once; 127.0.0.1 itself (the sandbox) is not proxied.
+		HTTPS_PROXY: 'http://127.0.0.1:9',
+		https_proxy: 'http://127.0.0.1:9',
+		NO_PROXY: '127.0.0.1,localhost',
+		no_proxy: '127.0.0.1,localhost',
 		...extra,
 	};
 }
