@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 /**
- * End to end in a real n8n (2.8.4, installed in the cache on first use):
+ * End to end in a real n8n, installed in the cache on first use
+ * (scripts/lib/n8n-runtime.js): --runtime=oldest (n8n 2.8.4 on Node 20, the
+ * default) or --runtime=newest (n8n 2.41.0 on Node 24); --durable turns on
+ * n8n's durable poller (2.41's four opt-in flags); --only=trigger runs only [5].
  *   1. build and `npm pack` the package; check the tarball holds only dist,
  *      README, LICENSE and package.json, and every path of its "n8n" field;
  *   2. load the packed node from a custom extensions folder (types CUSTOM.*);
@@ -9,11 +12,13 @@
  *   4. `n8n execute --id … --rawOutput`, output to files, JSON parsed out of
  *      the log lines; assert Generate, Create Draft, Activate Writing Profile,
  *      Create Guided Post and more, in n8n's output and in the sandbox;
- *   5. `n8n start` with two active workflows on Post Writer Trigger, in one
+ *   5. `n8n start` with three active workflows on Post Writer Trigger, in one
  *      session: New Published Post fires once for a post published in the
  *      sandbox, Post Metric Milestone once for a post whose likes cross the
- *      threshold (skip with E2E_SKIP_TRIGGER=1).
- * Ends with "n8n: N passed, M failed"; exits 1 on any failure.
+ *      threshold, Upcoming Scheduled Draft once for a draft scheduled 30
+ *      minutes ahead and once more when it is rescheduled (skip with E2E_SKIP_TRIGGER=1).
+ * Ends with "n8n <version>[ durable poller]: N passed, M failed"; exits 1 on any failure.
+ * `npm run test:e2e` (scripts/e2e.js) runs it on both runtimes and on the durable poller.
  */
 'use strict';
 const fs = require('node:fs');
@@ -26,13 +31,25 @@ const ROOT = rt.ROOT;
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 /** Which n8n: "oldest" (2.8.4 on Node 20) or "newest" (2.41.0 on Node 24). */
 const RUNTIME = arg('runtime') || 'oldest';
+/** `--durable`: n8n's durable poller (2.36+, opt-in in 2.41): poll triggers on the scheduler, their state a cursor committed with the execution. */
+const DURABLE = process.argv.includes('--durable');
+/** `--only=trigger`: only the trigger scenario under `n8n start` (the imports included). */
+const ONLY = arg('only');
+/** The result line's name, e.g. "n8n 2.41.0 durable poller". */
+const LABEL = `n8n ${rt.runtime(RUNTIME).version}${DURABLE ? ' durable poller' : ''}${ONLY ? ` (${ONLY} only)` : ''}`;
+const DURABLE_POLLER_ENV = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
 const STARTED = Date.now();
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-'));
 const LOGS = path.join(WORK, 'logs');
 const results = [];
 const cleanups = [];
 /** The workflows of test/n8n/e2e/ (the examples of n8n/examples/ are imported too). */
-const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone'];
+const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone', 'trigger-upcoming'];
 /** The milestone the e2e workflow watches: far above any seeded post's likes. */
 const MILESTONE_LIKES = 100000;
 
@@ -83,7 +100,7 @@ async function api(sandbox, method, route, body) {
 }
 
 async function main() {
-	say(`n8n end to end (work folder ${WORK})`);
+	say(`${LABEL} end to end (work folder ${WORK})`);
 	const n8n = await rt.ensureN8n(RUNTIME);
 	const env = (extra = {}) =>
 		rt.n8nEnv(path.join(WORK, 'user'), { N8N_CUSTOM_EXTENSIONS: path.join(WORK, 'custom'), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info', ...extra }, n8n);
@@ -112,7 +129,7 @@ async function main() {
 
 	say('\n[3] import credentials and workflows');
 	const brokerPort = await rt.freePort();
-	const baseEnv = env({ N8N_RUNNERS_BROKER_PORT: String(brokerPort) });
+	const baseEnv = env({ N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...(DURABLE ? DURABLE_POLLER_ENV : {}) });
 	const credentialsFile = path.join(WORK, 'credentials.json');
 	fs.writeFileSync(
 		credentialsFile,
@@ -140,6 +157,18 @@ async function main() {
 		expect(importWf.code === 0 && new RegExp(`imported ${workflows.length} workflow`, 'i').test(importWf.stdout + importWf.stderr), `exit ${importWf.code}; see ${importWf.outFile}`),
 	);
 
+	if (ONLY !== 'trigger') await executeScenario(n8n, sandbox, baseEnv);
+
+	if (process.env.E2E_SKIP_TRIGGER === '1') {
+		say('\n[5] trigger under n8n start: skipped (E2E_SKIP_TRIGGER=1)');
+	} else {
+		say(`\n[5] triggers under n8n start${DURABLE ? ', on the durable poller' : ''}`);
+		await triggerScenario(n8n, sandbox, baseEnv);
+	}
+}
+
+/** `n8n execute` of the actions, errors and "try it" workflows. */
+async function executeScenario(n8n, sandbox, baseEnv) {
 	say('\n[4] n8n execute');
 	const draftsBefore = (await api(sandbox, 'GET', '/drafts?limit=100')).data.length;
 	const exec = await rt.runN8n(n8n.bin, ['execute', '--id', 'pwE2eActions0001', '--rawOutput'], { env: baseEnv, outDir: LOGS, label: 'execute-actions', timeoutMs: 180_000 });
@@ -216,24 +245,21 @@ async function main() {
 		equal(draft.json.status, 'scheduled', 'status');
 		expect(typeof outputOf(tryData, 'Predict Post Virality')[0].json.score === 'number', 'virality score');
 	});
-
-	if (process.env.E2E_SKIP_TRIGGER === '1') {
-		say('\n[5] trigger under n8n start: skipped (E2E_SKIP_TRIGGER=1)');
-	} else {
-		say('\n[5] trigger under n8n start');
-		await triggerScenario(n8n, sandbox, baseEnv);
-	}
 }
 
 /**
- * Two active workflows under one `n8n start`: New Published Post → Create Draft
- * "Seen <post id>", and Post Metric Milestone (likes ≥ MILESTONE_LIKES) →
- * Create Draft "Milestone <id> at <value>". A post published in the sandbox
- * must fire the first once; a seeded post whose likes cross the threshold
- * must fire the second once; one more poll of each fires nothing.
+ * Three active workflows under one `n8n start`, each trigger → Create Draft
+ * recording what fired: New Published Post ("Seen <post id>"), Post Metric
+ * Milestone, likes ≥ MILESTONE_LIKES ("Milestone <id>…"), and Upcoming
+ * Scheduled Draft, 2 hours' notice ("Upcoming <draft id> at <time>").
+ * A post published in the sandbox fires the first once; a seeded post whose
+ * likes cross the threshold fires the second once; a draft scheduled 30
+ * minutes ahead fires the third once, and once more when it is rescheduled
+ * (a new time is a new event); further polls fire nothing.
  */
 async function triggerScenario(n8n, sandbox, baseEnv) {
-	for (const id of ['pwE2eTrigger0001', 'pwE2eMilestone01']) {
+	const ids = ['pwE2eTrigger0001', 'pwE2eMilestone01', 'pwE2eUpcoming001'];
+	for (const id of ids) {
 		const publish = await rt.runN8n(n8n.bin, ['publish:workflow', `--id=${id}`], { env: baseEnv, outDir: LOGS, label: `publish-${id}`, timeoutMs: 120_000 });
 		check(`n8n publish:workflow activates ${id}`, () => expect(publish.code === 0, `exit ${publish.code}; see ${publish.errFile}`));
 	}
@@ -243,26 +269,33 @@ async function triggerScenario(n8n, sandbox, baseEnv) {
 	const child = spawn(n8n.bin, ['start'], { env: { ...baseEnv, N8N_PORT: String(port) }, stdio: ['ignore', out, out], detached: true });
 	cleanups.push(() => rt.killGroup(child, 'SIGKILL'));
 	const drafts = (prefix) => sandbox.state.account('acc_1').drafts.filter((d) => d.text.startsWith(prefix));
-	const log = () => fs.readFileSync(path.join(LOGS, 'n8n-start.out.log'), 'utf8');
 	const postsPolls = () => sandbox.stats.byRoute['GET /posts'] ?? 0;
-	// Wait for both activations: each first poll reads /posts (New Published Post sets its watermark, the milestone records the posts already over the threshold).
-	const activated = await waitFor(
-		() => /Activated workflow "E2E: Post Writer trigger"|Editor is now accessible/.test(log()) && /E2E: Post Writer milestone trigger|Editor is now accessible/.test(log()) && postsPolls() >= 2,
-		120_000,
+	const calendarPolls = () => sandbox.stats.byRoute['GET /calendar'] ?? 0;
+	// Each first poll reads the API: New Published Post sets its watermark, the milestone records the posts already over the threshold, Upcoming reads the calendar.
+	const activated = await waitFor(() => postsPolls() >= 2 && calendarPolls() >= 1, 150_000);
+	check('n8n start activates the three trigger workflows and their first polls read /posts and /calendar', () =>
+		expect(activated, `not activated (${postsPolls()} polls of /posts, ${calendarPolls()} of /calendar); see ${path.join(LOGS, 'n8n-start.out.log')}`),
 	);
-	check('n8n start activates both trigger workflows and their first polls read /posts', () => expect(activated, `not activated; see ${path.join(LOGS, 'n8n-start.out.log')}`));
 	if (!activated) return;
+	const upcomingBefore = drafts('Upcoming ').length;
 	const post = publishNow(sandbox);
 	const week = sandbox.state.account('acc_1').posts.filter((p) => Date.parse(p.publishedAt) > sandbox.clock.now() - 6 * 86_400_000 && p.id !== post.id);
 	const crossing = week[0];
 	const value = MILESTONE_LIKES + 7;
 	sandbox.state.setMetrics('acc_1', crossing.id, { likes: value });
-	say(`  published ${post.id} and raised the likes of ${crossing.id} to ${value} in the sandbox; waiting for the next polls (every minute)…`);
-	const fired = await waitFor(() => drafts('Seen ').length >= 1 && drafts('Milestone ').length >= 1, 150_000);
-	if (fired) {
+	const soon = sandbox.state.createDraft('acc_1', 'A draft scheduled while the workflow is active.', new Date(Date.now() + 30 * 60_000).toISOString());
+	const firstTime = soon.scheduledAt;
+	say(`  published ${post.id}, raised the likes of ${crossing.id} to ${value}, scheduled ${soon.id} at ${firstTime}; waiting for the next polls (every minute)…`);
+	const fired = await waitFor(() => drafts('Seen ').length >= 1 && drafts('Milestone ').length >= 1 && drafts('Upcoming ').length >= upcomingBefore + 1, 150_000);
+	// Rescheduled: a new time is a new event, announced once.
+	soon.scheduledAt = new Date(Date.now() + 45 * 60_000).toISOString();
+	soon.updatedAt = new Date().toISOString();
+	const rescheduled = await waitFor(() => drafts('Upcoming ').length >= upcomingBefore + 2, 150_000);
+	if (fired && rescheduled) {
 		// One more poll of each must not fire again.
 		const polls = postsPolls();
-		await waitFor(() => postsPolls() >= polls + 2, 90_000);
+		const calendar = calendarPolls();
+		await waitFor(() => postsPolls() >= polls + 2 && calendarPolls() >= calendar + 1, 90_000);
 		await new Promise((r) => setTimeout(r, 3000));
 	}
 	check('New Published Post fired once for the published post, and not again', () => {
@@ -270,6 +303,13 @@ async function triggerScenario(n8n, sandbox, baseEnv) {
 	});
 	check('Post Metric Milestone fired once for the post that crossed the threshold, and not again', () => {
 		equal(drafts('Milestone ').map((d) => d.text), [`Milestone ${crossing.id}:likes:${MILESTONE_LIKES} at ${value}`], 'drafts written by the milestone workflow');
+	});
+	check('Upcoming Scheduled Draft fired once for the scheduled draft, once more for its new time, and not again', () => {
+		equal(
+			drafts('Upcoming ').slice(upcomingBefore).map((d) => d.text),
+			[`Upcoming ${soon.id} at ${firstTime}`, `Upcoming ${soon.id} at ${soon.scheduledAt}`],
+			'drafts written by the upcoming-draft workflow',
+		);
 	});
 	rt.killGroup(child, 'SIGTERM');
 	await waitFor(() => child.exitCode !== null || child.signalCode !== null, 20_000);
@@ -302,12 +342,16 @@ async function finish(code) {
 	}
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	// CI's secret scan reads every log n8n wrote (SECRET_SCAN_DIR): no API key may appear in them.
+	if (process.env.SECRET_SCAN_DIR && fs.existsSync(LOGS)) {
+		fs.cpSync(LOGS, path.join(process.env.SECRET_SCAN_DIR, `e2e-${LABEL.replace(/[^\w.]+/g, '-')}`), { recursive: true });
+	}
 	if (failed === 0) {
 		// Keep the logs; drop the n8n database and the unpacked package.
 		for (const dir of ['user', 'custom', 'pack', 'workflows']) fs.rmSync(path.join(WORK, dir), { recursive: true, force: true });
 	}
 	say(`\nlogs: ${LOGS} (${Math.round((Date.now() - STARTED) / 1000)} s)`);
-	say(`n8n: ${passed} passed, ${failed} failed`);
+	say(`${LABEL}: ${passed} passed, ${failed} failed`);
 	process.exit(failed > 0 ? 1 : 0);
 }
 

@@ -116,8 +116,9 @@ function scan({ dir = scanDir(), extra = [], require: required = [] } = {}) {
 		});
 	}
 	for (const name of required) {
-		const f = report.files.find((x) => path.basename(x.file).startsWith(name));
-		if (!f || f.bytes === 0) report.problems.push(`nothing captured for "${name}" (expected a non-empty ${name}* file in ${dir})`);
+		// A file whose name, or whose path under the scan directory, starts with the name (e2e-queue/… for a folder).
+		const f = report.files.find((x) => x.bytes > 0 && (path.basename(x.file).startsWith(name) || path.relative(dir, x.file).startsWith(name)));
+		if (!f) report.problems.push(`nothing captured for "${name}" (expected a non-empty ${name}* file or folder in ${dir})`);
 	}
 	if (report.files.length === 0) report.problems.push(`no output to scan in ${dir}`);
 	else if (report.bytes < MIN_BYTES) report.problems.push(`only ${report.bytes} bytes captured in ${dir}; at least ${MIN_BYTES} expected`);

@@ -3,8 +3,8 @@
  * mode, Chromium for the browser test), installed with apt-get when missing.
  * The downloaded .deb files are kept in ${POST_WRITER_CACHE:-~/.cache/post-writer}/apt,
  * so a machine that has the cache installs them again without downloading.
- * apt-get needs root (as on CI and these machines); without root, it says
- * what to install by hand.
+ * apt-get runs as root (as on these machines) or through passwordless sudo
+ * (as on GitHub's runners); without either, it says what to install by hand.
  */
 'use strict';
 const fs = require('node:fs');
@@ -29,7 +29,10 @@ function installed(pkg) {
 function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m}\n`) } = {}) {
 	const missing = packages.filter((p) => !installed(p));
 	if (missing.length === 0) return { installed: [], seconds: 0 };
-	if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+	// Root runs apt-get itself (as here); elsewhere, passwordless sudo (as on GitHub's runners), or the command to run by hand.
+	const root = typeof process.getuid !== 'function' || process.getuid() === 0;
+	const sudo = !root && spawnSync('sudo', ['-n', 'true']).status === 0;
+	if (!root && !sudo) {
 		throw new Error(`Debian packages missing: ${missing.join(', ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
 	}
 	const archives = path.join(cacheRoot(), 'apt', 'archives');
@@ -39,7 +42,8 @@ function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m
 	const apt = (args, timeoutMs) => {
 		const out = fs.openSync(logFile, 'a');
 		try {
-			return spawnSync('apt-get', ['-o', `Dir::Cache::archives=${archives}`, ...args], {
+			const argv = ['-o', `Dir::Cache::archives=${archives}`, ...args];
+			return spawnSync(sudo ? 'sudo' : 'apt-get', sudo ? ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...argv] : argv, {
 				stdio: ['ignore', out, out],
 				timeout: timeoutMs,
 				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },

@@ -202,8 +202,45 @@ async function ensureN8n(name = 'oldest') {
 	return { name, dir, bin: n8nBin(dir), version, nodeBin: useNode };
 }
 
-/** Builds the package (n8n part) and packs it; returns { tarball, files }. */
+/**
+ * Runs `fn` holding a lock on n8n/dist (a folder created atomically under .e2e/),
+ * so that suites running side by side never pack a build another one is writing.
+ */
+function withBuildLock(fn) {
+	const lock = path.join(ROOT, '.e2e', 'build.lock');
+	fs.mkdirSync(path.dirname(lock), { recursive: true });
+	const until = Date.now() + 10 * 60_000;
+	for (;;) {
+		try {
+			fs.mkdirSync(lock);
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			let age = 0;
+			try {
+				age = Date.now() - fs.statSync(lock).mtimeMs;
+			} catch {
+				continue; // released meanwhile
+			}
+			// A lock older than any build was left by a run that was killed.
+			if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+			else if (Date.now() > until) throw new Error(`n8n/dist stayed locked for 10 minutes (${lock}); remove it if no build runs`);
+			else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+		}
+	}
+	try {
+		return fn();
+	} finally {
+		fs.rmSync(lock, { recursive: true, force: true });
+	}
+}
+
+/** Builds the package (n8n part) and packs it, under the build lock; returns { tarball, files }. */
 function buildAndPack(dest) {
+	return withBuildLock(() => buildAndPackUnlocked(dest));
+}
+
+function buildAndPackUnlocked(dest) {
 	const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-n8n.js')], { cwd: PACKAGE_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('build failed');
 	fs.mkdirSync(dest, { recursive: true });
@@ -264,6 +301,12 @@ function n8nEnv(userFolder, extra = {}, install = undefined) {
 		N8N_HOST: '127.0.0.1',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// Loopback only: what n8n itself calls out to over HTTPS (api.n8n.io, registry.npmjs.org…) goes
+		// to a closed port on 127.0.0.1 and fails at once; 127.0.0.1 itself (the sandbox) is not proxied.
+		HTTPS_PROXY: 'http://127.0.0.1:9',
+		https_proxy: 'http://127.0.0.1:9',
+		NO_PROXY: '127.0.0.1,localhost',
+		no_proxy: '127.0.0.1,localhost',
 		...extra,
 	};
 }

@@ -64,3 +64,13 @@ test('a required capture that is missing fails loudly (exit 2)', () => {
 	expect(r.code).toBe(2);
 	expect(r.out).toMatch(/nothing captured for "jest-chaos"/);
 });
+
+test('a required folder (e2e-queue/…: logs and a Postgres dump) is scanned, and found or missed', () => {
+	const key = `pw_live_${'cd34'.repeat(8)}`;
+	const found = scan(dirWith({ 'e2e-queue/n8n-main.log': FILLER, 'e2e-queue/n8n-db.sql': "INSERT INTO execution_data VALUES ('{}');\n" }), '--require', 'e2e-queue');
+	expect(found.code).toBe(0);
+	const leaked = scan(dirWith({ 'e2e-queue/n8n-main.log': FILLER, 'e2e-queue/n8n-db.sql': `INSERT INTO execution_data VALUES ('${key}');\n` }), '--require', 'e2e-queue');
+	expect(leaked.code).toBe(1);
+	const missing = scan(dirWith({ 'jest-main.log': FILLER }), '--require', 'e2e-queue');
+	expect(missing.code).toBe(2);
+});

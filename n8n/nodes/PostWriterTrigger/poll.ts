@@ -261,6 +261,65 @@ async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: T
 	return [[{ json: upcomingItem(soonest, now) }]];
 }
 
+async function pollEvent(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData, event: TriggerEvent): Promise<INodeExecutionData[][] | null> {
+	switch (event) {
+		case 'newPublishedPost':
+			return await pollNewPosts(ctx, client, data);
+		case 'postMetricMilestone':
+			return await pollMilestones(ctx, client, data);
+		case 'newDraft':
+			return await pollNewDrafts(ctx, client, data);
+		case 'creditsLow':
+			return await pollCreditsLow(ctx, client, data);
+		default:
+			return await pollUpcoming(ctx, client, data);
+	}
+}
+
+/**
+ * What n8n 2.36+ adds to a poll's context (n8n-workflow's IPollFunctions from
+ * 2.36 on; absent from the n8n-workflow 2.8 this package compiles against).
+ */
+interface DurablePollHooks {
+	/** Milliseconds this poll may spend before the engine abandons it. */
+	getPollBudgetMs?: () => number;
+	/** Persists a cursor staged by a poll that emitted nothing (the durable poller's engines). */
+	__commitCursor?: () => Promise<void>;
+}
+
+/**
+ * When the poll must be done: n8n 2.36+ gives a poll a budget
+ * (`getPollBudgetMs`; on the durable poller, 45 s less a margin, after which
+ * n8n abandons the poll and backs off). No request starts, and no retry waits,
+ * past it: the poll ends with a passing "time allowed" failure, its state
+ * unchanged, and the next poll reads the same window again. Older n8n has no
+ * budget.
+ */
+function pollDeadline(ctx: IPollFunctions): number | undefined {
+	const budget = (ctx as IPollFunctions & DurablePollHooks).getPollBudgetMs;
+	if (typeof budget !== 'function') return undefined;
+	const ms = Number(budget.call(ctx));
+	return Number.isFinite(ms) && ms > 0 ? Date.now() + ms : undefined;
+}
+
+
+/**
+ * Keeps what the first poll learnt (the newest post, the posts already over a
+ * milestone…). n8n runs a poll when it activates the workflow; the classic
+ * poller keeps its state in the workflow's static data, but n8n's durable
+ * poller (opt-in in 2.41: N8N_POLLER_DURABLE_CURSORS_ENABLED with the
+ * scheduler flags) treats that poll as a test and drops the cursor it staged.
+ * The first scheduled poll would then start over, up to one interval later,
+ * and silently miss what happened in between. Committing the seed closes that
+ * gap. It writes the cursor only (no execution, no items); n8n's classic
+ * poller and n8n before 2.36 have no such hook, and n8n ignores a cursor that
+ * did not change.
+ */
+async function keepSeed(ctx: IPollFunctions): Promise<void> {
+	const hooks = ctx as IPollFunctions & DurablePollHooks;
+	if (typeof hooks.__commitCursor === 'function') await hooks.__commitCursor();
+}
+
 export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const event = this.getNodeParameter('event', 'newPublishedPost') as TriggerEvent;
 	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
@@ -268,20 +327,11 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data[event] !== undefined;
 	let failure: unknown;
 	try {
-		const client = await createClient(this);
+		const client = await createClient(this, { deadline: pollDeadline(this) });
 		if (manual) return await testEvent(this, client, event);
-		switch (event) {
-			case 'newPublishedPost':
-				return await pollNewPosts(this, client, data);
-			case 'postMetricMilestone':
-				return await pollMilestones(this, client, data);
-			case 'newDraft':
-				return await pollNewDrafts(this, client, data);
-			case 'creditsLow':
-				return await pollCreditsLow(this, client, data);
-			default:
-				return await pollUpcoming(this, client, data);
-		}
+		const result = await pollEvent(this, client, data, event);
+		if (!polledBefore && result === null) await keepSeed(this);
+		return result;
 	} catch (error) {
 		failure = error;
 	}

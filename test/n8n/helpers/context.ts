@@ -202,6 +202,8 @@ export interface PollOptions {
 	mode?: 'trigger' | 'manual';
 	transport?: Transport;
 	logs?: Logged[];
+	/** Extra members of the poll context (for example the durable poller's `__commitCursor`). */
+	extra?: Record<string, unknown>;
 }
 
 export function pollContext(options: PollOptions) {
@@ -224,6 +226,7 @@ export function pollContext(options: PollOptions) {
 		helpers: {
 			httpRequestWithAuthentication: async (_name: string, req: IHttpRequestOptions) => await transport.send(options.credentials, req),
 		},
+		...options.extra,
 	};
 	return { ctx: ctx as unknown as IPollFunctions, transport: transport as Transport, logs };
 }

@@ -55,6 +55,8 @@ export function createSend(ctx: PostWriterContext): Send {
 
 export interface ClientSettings {
 	retry?: Partial<RetryPolicy>;
+	/** Absolute time (ms) no request may outlive (see the core's ClientOptions.deadline). */
+	deadline?: number;
 }
 
 /** A client on the node's credential: base URL normalised, n8n's sleep, the key registered for redaction. */
@@ -68,6 +70,7 @@ export async function createClient(ctx: PostWriterContext, settings: ClientSetti
 			sleep,
 			apiKey,
 			retry: settings.retry,
+			deadline: settings.deadline,
 			onRetry: (event) =>
 				ctx.logger.info(`${BRAND.displayName}: ${event.operation} ${event.reason}; attempt ${event.attempt} waits ${event.delayMs} ms`),
 		});

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/**
+ * Runs shell commands side by side as suites (scripts/lib/suites.js): each
+ * one's output in <out>/<name>.log, printed whole when it ends, at most
+ * --concurrency at a time; then a table of their result lines.
+ *   node scripts/run-suites.js --out <dir> [--concurrency N] [--timeout-min M] <name>=<command> …
+ * Exits 1 when a suite fails, has no result line, or runs over its time.
+ */
+'use strict';
+const { runSuites, report } = require('./lib/suites');
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+	const i = args.indexOf(`--${name}`);
+	return i >= 0 ? args.splice(i, 2)[1] : fallback;
+};
+const outDir = opt('out', '.e2e/suites');
+const concurrency = Number(opt('concurrency', '3'));
+const timeoutMs = Number(opt('timeout-min', '30')) * 60_000;
+const suites = args.map((a) => {
+	const eq = a.indexOf('=');
+	if (eq <= 0) throw new Error(`expected <name>=<command>, got "${a}"`);
+	return { name: a.slice(0, eq), command: 'bash', args: ['-c', a.slice(eq + 1)], timeoutMs };
+});
+
+runSuites(suites, { outDir, concurrency }).then((results) => process.exit(report(results) ? 0 : 1));
