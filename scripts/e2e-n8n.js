@@ -26,6 +26,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const rt = require('./lib/n8n-runtime');
+const { say, createChecks, expect, equal, waitFor } = require('./lib/checks');
 
 const ROOT = rt.ROOT;
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -46,37 +47,12 @@ const DURABLE_POLLER_ENV = {
 const STARTED = Date.now();
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-'));
 const LOGS = path.join(WORK, 'logs');
-const results = [];
+const { check, counts } = createChecks();
 const cleanups = [];
 /** The workflows of test/n8n/e2e/ (the examples of n8n/examples/ are imported too). */
 const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone', 'trigger-upcoming'];
 /** The milestone the e2e workflow watches: far above any seeded post's likes. */
 const MILESTONE_LIKES = 100000;
-
-function say(message) {
-	process.stdout.write(`${message}\n`);
-}
-
-function check(name, fn) {
-	try {
-		fn();
-		results.push({ name, ok: true });
-		say(`  ✓ ${name}`);
-	} catch (error) {
-		results.push({ name, ok: false });
-		say(`  ✗ ${name}\n      ${(error && error.message) || error}`);
-	}
-}
-
-function expect(condition, message) {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual, expected, what) {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
 
 function readJson(file) {
 	return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -278,7 +254,7 @@ async function triggerScenario(n8n, sandbox, baseEnv) {
 	);
 	if (!activated) return;
 	const upcomingBefore = drafts('Upcoming ').length;
-	const post = publishNow(sandbox);
+	const post = rt.publishNow(sandbox, 'A post published while the workflow is active.');
 	const week = sandbox.state.account('acc_1').posts.filter((p) => Date.parse(p.publishedAt) > sandbox.clock.now() - 6 * 86_400_000 && p.id !== post.id);
 	const crossing = week[0];
 	const value = MILESTONE_LIKES + 7;
@@ -315,23 +291,6 @@ async function triggerScenario(n8n, sandbox, baseEnv) {
 	await waitFor(() => child.exitCode !== null || child.signalCode !== null, 20_000);
 }
 
-/** A draft scheduled a second ago, published by the sandbox at once. */
-function publishNow(sandbox) {
-	const at = new Date(sandbox.clock.now() - 1000).toISOString();
-	sandbox.state.createDraft('acc_1', 'A post published while the workflow is active.', at);
-	const published = sandbox.publishDue();
-	return published[published.length - 1];
-}
-
-async function waitFor(predicate, timeoutMs) {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		if (predicate()) return true;
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	return predicate();
-}
-
 async function finish(code) {
 	for (const cleanup of cleanups.reverse()) {
 		try {
@@ -340,8 +299,7 @@ async function finish(code) {
 			// best effort
 		}
 	}
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	const { passed, failed } = counts(code);
 	// CI's secret scan reads every log n8n wrote (SECRET_SCAN_DIR): no API key may appear in them.
 	if (process.env.SECRET_SCAN_DIR && fs.existsSync(LOGS)) {
 		fs.cpSync(LOGS, path.join(process.env.SECRET_SCAN_DIR, `e2e-${LABEL.replace(/[^\w.]+/g, '-')}`), { recursive: true });

@@ -33,6 +33,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
 const rt = require('./lib/n8n-runtime');
+const { say, createChecks, expect, equal, waitFor } = require('./lib/checks');
 const { ensureDebianPackages } = require('./lib/debian');
 const { startPostgres, startRedis } = require('./lib/queue-services');
 
@@ -41,9 +42,9 @@ const STARTED = Date.now();
 const WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'post-writer-e2e-queue-'));
 const LOGS = path.join(WORK, 'logs');
 fs.mkdirSync(LOGS, { recursive: true });
-const results = [];
 /** Set once finish() runs: no n8n process starts after that. */
 let finishing = false;
+const { results, check, counts } = createChecks();
 /** Cleanups in the order they run: n8n processes first, then the sandbox and the servers. */
 const cleanups = { processes: [], secretScan: undefined, services: [] };
 
@@ -69,45 +70,11 @@ const BROWSER_ID = 'post-writer-queue-e2e';
 /** Development switch: `--only=kill` runs the kill part alone (the result line then says so by its count). */
 const ONLY_KILL = process.argv.includes('--only=kill');
 
-function say(message) {
-	process.stdout.write(`${message}\n`);
-}
-
-function check(name, fn) {
-	try {
-		fn();
-		results.push({ name, ok: true });
-		say(`  ✓ ${name}`);
-	} catch (error) {
-		results.push({ name, ok: false });
-		say(`  ✗ ${name}\n      ${(error && error.message) || error}`);
-	}
-}
-
-function expect(condition, message) {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual, expected, what) {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
-
 function readJson(file) {
 	return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(predicate, timeoutMs, stepMs = 500) {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		if (await predicate()) return true;
-		await sleep(stepMs);
-	}
-	return await predicate();
-}
 
 /** An n8n process (main or worker) with its log file; `kill` ends its process group. */
 function startN8nProcess(n8n, label, args, env) {
@@ -293,7 +260,7 @@ async function main() {
 		expectedUpcoming.push(`Upcoming ${draft.id} at ${at}`);
 	};
 	const publish = () => {
-		const post = publishNow(sandbox);
+		const post = rt.publishNow(sandbox, 'A post published while the queue e2e runs.');
 		expectedSeen.push(`Seen ${post.id}`);
 	};
 	// Round 1: two posts published, two drafts scheduled within the 2-hour notice.
@@ -540,14 +507,6 @@ async function main() {
 	}
 }
 
-/** A draft scheduled a second ago, published by the sandbox at once. */
-function publishNow(sandbox) {
-	const at = new Date(sandbox.clock.now() - 1000).toISOString();
-	sandbox.state.createDraft('acc_1', 'A post published while the queue e2e runs.', at);
-	const published = sandbox.publishDue();
-	return published[published.length - 1];
-}
-
 /**
  * n8n's internal REST API as the owner (set up on first use): what the editor
  * calls. Only the retry of an execution is used.
@@ -625,8 +584,7 @@ async function finish(code) {
 			// best effort
 		}
 	}
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	const { passed, failed } = counts(code);
 	for (const dir of ['custom', 'pack', 'workflows']) fs.rmSync(path.join(WORK, dir), { recursive: true, force: true });
 	for (const entry of fs.readdirSync(WORK)) if (entry.startsWith('user-')) fs.rmSync(path.join(WORK, entry), { recursive: true, force: true });
 	say(`\nlogs: ${LOGS} (${Math.round((Date.now() - STARTED) / 1000)} s)`);

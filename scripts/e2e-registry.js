@@ -39,6 +39,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const rt = require('./lib/n8n-runtime');
+const { say, createChecks, expect, equal, waitFor } = require('./lib/checks');
 const vd = require('./lib/verdaccio');
 
 const STARTED = Date.now();
@@ -53,45 +54,9 @@ const WORKFLOW_ID = 'pwRegistryWf0001';
 const CREDENTIAL = { id: 'pwRegistryCred01', name: 'Post Writer sandbox (registry)' };
 const OWNER = { email: 'owner@postwriter.example', firstName: 'Registry', lastName: 'Owner', password: `Pw-${crypto.randomBytes(6).toString('hex')}-9A` };
 const BROWSER_ID = `registry-${crypto.randomBytes(4).toString('hex')}`;
-const results = [];
 const cleanups = [];
 let finishing = false;
-
-function say(message) {
-	process.stdout.write(`${message}\n`);
-}
-
-function check(name, fn) {
-	// After Ctrl-C the cleanups stop n8n under the steps still running: what they would record means nothing.
-	if (finishing) return;
-	try {
-		fn();
-		results.push({ name, ok: true });
-		say(`  ✓ ${name}`);
-	} catch (error) {
-		results.push({ name, ok: false });
-		say(`  ✗ ${name}\n      ${(error && error.message) || error}`);
-	}
-}
-
-function expect(condition, message) {
-	if (!condition) throw new Error(message);
-}
-
-function equal(actual, expected, what) {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
-
-async function waitFor(predicate, timeoutMs, intervalMs = 500) {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		if (await predicate()) return true;
-		await new Promise((r) => setTimeout(r, intervalMs));
-	}
-	return await predicate();
-}
+const { check, counts } = createChecks({ skip: () => finishing });
 
 /** npm with this machine's npm, no npm_config_* of an enclosing `npm run`, output kept. */
 function npm(args, { cwd, label, nodeBin }) {
@@ -575,8 +540,7 @@ async function finish(code) {
 		}
 	}
 	cleanups.length = 0;
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed + (code && results.every((r) => r.ok) ? 1 : 0);
+	const { passed, failed } = counts(code);
 	try {
 		fs.copyFileSync(path.join(WORK, 'verdaccio', 'verdaccio.log'), path.join(LOGS, 'verdaccio.log'));
 	} catch {

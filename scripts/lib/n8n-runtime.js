@@ -374,6 +374,14 @@ async function startSandbox(options) {
 	return await start(options);
 }
 
+/** A draft scheduled a second ago in the sandbox, published by it at once: the post it published. */
+function publishNow(sandbox, text) {
+	const at = new Date(sandbox.clock.now() - 1000).toISOString();
+	sandbox.state.createDraft('acc_1', text, at);
+	const published = sandbox.publishDue();
+	return published[published.length - 1];
+}
+
 /**
  * A workflow of n8n/examples or test/n8n/e2e (types `n8n-nodes-post-writer.*`)
  * adapted to where the node is loaded (`CUSTOM` for a custom extensions
@@ -408,5 +416,6 @@ module.exports = {
 	killGroup,
 	parseRunOutput,
 	startSandbox,
+	publishNow,
 	adaptWorkflow,
 };
