@@ -302,7 +302,6 @@ function pollDeadline(ctx: IPollFunctions): number | undefined {
 	return Number.isFinite(ms) && ms > 0 ? Date.now() + ms : undefined;
 }
 
-
 /**
  * Keeps what the first poll learnt (the newest post, the posts already over a
  * milestone…). n8n runs a poll when it activates the workflow; the classic
@@ -317,7 +316,15 @@ function pollDeadline(ctx: IPollFunctions): number | undefined {
  */
 async function keepSeed(ctx: IPollFunctions): Promise<void> {
 	const hooks = ctx as IPollFunctions & DurablePollHooks;
-	if (typeof hooks.__commitCursor === 'function') await hooks.__commitCursor();
+	if (typeof hooks.__commitCursor !== 'function') return;
+	try {
+		await hooks.__commitCursor();
+	} catch (error) {
+		// The poll itself went well: it is not failed for this. n8n commits the state after a later poll.
+		ctx.logger.warn(`${BRAND.displayName} Trigger: n8n could not save where the trigger starts (${error instanceof Error ? error.message : String(error)}); its next poll starts from then.`, {
+			node: ctx.getNode().name,
+		});
+	}
 }
 
 export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -169,3 +169,13 @@ describe("n8n's poll budget (getPollBudgetMs, 2.36+)", () => {
 		await expect(poll({ credentials, params: { event: 'newPublishedPost' }, staticData: {}, extra: { getPollBudgetMs: () => 10 } })).rejects.toThrow(/time allowed/i);
 	});
 });
+
+test('a cursor commit that fails does not fail the poll: a warning says so', async () => {
+	const commit = jest.fn(async () => {
+		throw new Error('database is locked');
+	});
+	const run = await poll({ credentials, params: { event: 'newPublishedPost' }, staticData: {}, extra: { __commitCursor: commit } });
+	expect(run.result).toBeNull();
+	expect(commit).toHaveBeenCalledTimes(1);
+	expect(run.logs.map((l) => `${l.level} ${l.message}`).join('\n')).toMatch(/warn .*could not save where the trigger starts \(database is locked\)/);
+});
