@@ -35,6 +35,7 @@ import { lintPackageDescriptions, formatProblem } from './lint-descriptions.mjs'
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG_DIR = path.join(REPO, 'n8n');
 const require = createRequire(import.meta.url);
+const { withBuildLock } = require('./lib/n8n-runtime.js');
 
 const ALLOWED_IN_TARBALL = [/^dist\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/];
 const REQUIRED_IN_TARBALL = ['package.json', 'README.md', 'LICENSE'];
@@ -106,7 +107,8 @@ const unpacked = path.join(tmp, 'package');
 try {
 	let packed = false;
 	await check('pack', async () => {
-		const out = run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: PKG_DIR });
+		// Under the build lock of the e2e suites, so that a build running beside this never half-writes what is packed.
+		const out = withBuildLock(() => run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: PKG_DIR }));
 		const [{ filename }] = JSON.parse(out.slice(out.indexOf('[')));
 		fs.mkdirSync(unpacked);
 		run('tar', ['-xzf', path.join(tmp, filename), '-C', unpacked, '--strip-components=1']);

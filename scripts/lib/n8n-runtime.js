@@ -408,6 +408,7 @@ module.exports = {
 	findN8n,
 	ensureN8n,
 	buildAndPack,
+	withBuildLock,
 	unpack,
 	freePort,
 	portInUse,
