@@ -244,9 +244,12 @@ async function runWorkflow(n8n, env, sandbox, label, version) {
 		equal(installed, version, `version on disk in ${path.join('.n8n', 'nodes', 'node_modules', NAME)}`);
 		expect(!exec.timedOut, 'timed out');
 		expect(run, `no run data in the output; see ${exec.outFile} and ${exec.errFile}`);
-		expect(exec.code === 0 && !run.data.resultData.error, `failed: ${run.data.resultData.error?.message}; see ${exec.errFile}`);
+		expect(!run.data.resultData.error, `failed: ${run.data.resultData.error?.message}; see ${exec.errFile}`);
+		// The run's own record decides: n8n's CLI once exited non-zero after printing a finished, successful run.
+		expect(run.status === 'success' && run.finished === true, `run status ${run.status}, finished ${run.finished}; see ${exec.outFile}`);
 		equal(run.data.resultData.lastNodeExecuted, 'Get Credits', 'last node');
 	});
+	if (run && exec.code !== 0) say(`    note: n8n execute exited with ${exec.code ?? `signal ${exec.signal}`} after a finished run with status ${run.status} (see ${exec.errFile})`);
 	if (!run) return;
 	check(`${label}: Generate returned 2 proposals and the sandbox served them; Get Credits equals the sandbox balance`, () => {
 		const [item, ...rest] = outputOf(run, 'Generate');

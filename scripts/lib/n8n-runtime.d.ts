@@ -13,6 +13,7 @@ export interface N8nInstall {
 
 export interface N8nRun {
 	code: number | null;
+	signal?: NodeJS.Signals | null;
 	timedOut: boolean;
 	stdout: string;
 	stderr: string;

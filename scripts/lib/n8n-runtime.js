@@ -329,11 +329,11 @@ function runN8n(bin, args, { env, timeoutMs = 120_000, outDir, label }) {
 			timedOut = true;
 			killGroup(child, 'SIGKILL');
 		}, timeoutMs);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			fs.closeSync(out);
 			fs.closeSync(err);
-			resolve({ code, timedOut, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8'), outFile, errFile });
+			resolve({ code, signal, timedOut, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8'), outFile, errFile });
 		});
 	});
 }
