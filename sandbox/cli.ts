@@ -3,8 +3,8 @@
  * Prints BASE_URL=…, KEY_FULL=…, KEY_READONLY=…, KEY_REVOKED=…, KEY_EXPIRED=…
  * (one per line, on stdout), then serves until SIGINT or SIGTERM.
  */
-import { LIST_ORDERS, RECORD_SHAPES, startSandbox } from './server';
-import type { ErrorShape, ListOrder, ListShape, RecordShape, RetryHeader, SandboxOptions } from './server';
+import { LIST_ORDERS, RATE_LIMIT_HEADERS, RECORD_SHAPES, startSandbox } from './server';
+import type { ErrorShape, ListOrder, ListShape, RateLimitHeaders, RecordShape, RetryHeader, SandboxOptions } from './server';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -23,6 +23,9 @@ const HELP = `Usage: npm run sandbox -- [options]
   --record-shape <s>         native | snake | nested: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
   --rate-limit-reset         X-RateLimit-Reset (epoch s with ms) on every answer
+  --rate-limit-headers <f>   x-ratelimit | ietf | retry-after: the rate-limit fields sent
+                             (default x-ratelimit; ietf = RateLimit-Policy and RateLimit
+                             only; retry-after = only Retry-After on a 429)
   --creation-latency <ms>    duration of each creation operation (default 0)
   --busy-status <n>          status of WORKFLOW_BUSY (default 409)
   --ready-after-refines <n>  refines needed before validate says ready (default 0)
@@ -77,6 +80,12 @@ function parseArgs(argv: string[]): { options: Partial<SandboxOptions>; allKeys:
 			}
 			case '--retry-header': options.retryHeader = value() as RetryHeader; break;
 			case '--rate-limit-reset': options.rateLimitReset = true; break;
+			case '--rate-limit-headers': {
+				const form = value() as RateLimitHeaders;
+				if (!RATE_LIMIT_HEADERS.includes(form)) throw new Error(`--rate-limit-headers must be one of ${RATE_LIMIT_HEADERS.join(', ')}`);
+				options.rateLimitHeaders = form;
+				break;
+			}
 			case '--creation-latency': options.creationLatencyMs = num(); break;
 			case '--busy-status': options.workflowBusyStatus = num(); break;
 			case '--ready-after-refines': options.validateReadyAfterRefines = num(); break;

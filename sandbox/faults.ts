@@ -1,6 +1,7 @@
 /**
  * Fault injection and rate limits of the sandbox: injected 429s (in the
- * configured Retry-After / X-RateLimit-Reset form), 5xx answers, dropped
+ * configured Retry-After / X-RateLimit-Reset form, or none with the IETF
+ * fields), 5xx answers, dropped
  * connections, held requests (timeouts), truncated JSON and HTML pages; the
  * refusals that simulate trouble on the service side (WORKFLOW_BUSY, a revoked
  * or expired key, exhausted credits); and the fixed quota windows.
@@ -99,12 +100,19 @@ export function quotaBucket(key: OperationKey | undefined): QuotaBucket {
 	return key === 'generatePost' ? 'generate' : 'default';
 }
 
-/** The X-RateLimit-Limit / X-RateLimit-Remaining (and, with `rateLimitReset`, X-RateLimit-Reset) of an answer. */
+/**
+ * The rate-limit fields of an answer: X-RateLimit-Limit / -Remaining (and,
+ * with `rateLimitReset`, -Reset), or the IETF RateLimit-Policy / RateLimit
+ * (option `rateLimitHeaders`).
+ */
 export interface RateInfo {
 	limit: number;
 	remaining: number;
 	/** End of the window (epoch ms, real time). */
 	resetAt: number;
+	/** The quota bucket: the policy name of the IETF fields. */
+	policy: QuotaBucket;
+	windowMs: number;
 }
 
 export type Faults = ReturnType<typeof createFaults>;
@@ -154,10 +162,13 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		return { w, rule, resetAt: w.start + rule.windowMs };
 	}
 
+	/** The retry fields of a 429: the `retryHeader` form; only `Retry-After: <s>` with rateLimitHeaders 'retry-after'; none with 'ietf' (its RateLimit field says it). */
 	function retryHeaders(resetAtMs: number, secondsHint?: number): Record<string, string> {
 		const now = Date.now();
 		const seconds = secondsHint ?? Math.max(1, Math.ceil((resetAtMs - now) / 1000));
 		const at = secondsHint !== undefined ? now + secondsHint * 1000 : resetAtMs;
+		if (rt.opts.rateLimitHeaders === 'ietf') return {};
+		if (rt.opts.rateLimitHeaders === 'retry-after') return { 'Retry-After': String(seconds) };
 		switch (rt.opts.retryHeader) {
 			case 'http-date':
 				// HTTP dates have a 1 s resolution: round up so the client never retries early.
@@ -181,7 +192,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 				return {
 					status: 429,
 					body: errorBody(opts.errorShape, 'RATE_LIMITED', 'Rate limit exceeded'),
-					headers: { ...retryHeaders(retryAt, sec), 'X-RateLimit-Remaining': '0' },
+					headers: { ...retryHeaders(retryAt, sec), ...(opts.rateLimitHeaders === 'x-ratelimit' ? { 'X-RateLimit-Remaining': '0' } : {}) },
 				};
 			}
 			case 'html':
@@ -211,16 +222,17 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		/** The rate-limit headers of the window, without counting a request. */
 		peek(bucket: QuotaBucket, id: string): RateInfo {
 			const { w, rule, resetAt } = windowOf(bucket, id);
-			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt };
+			return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt, policy: bucket, windowMs: rule.windowMs };
 		},
 		/** Counts a request in its window; a full window gives `refused` (429) and counts nothing. */
 		admit(bucket: QuotaBucket, id: string): { rate: RateInfo; refused?: ApiError } {
 			const { w, rule, resetAt } = windowOf(bucket, id);
+			const base = { limit: rule.limit, resetAt, policy: bucket, windowMs: rule.windowMs };
 			if (w.count >= rule.limit) {
-				return { rate: { limit: rule.limit, remaining: 0, resetAt }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
+				return { rate: { ...base, remaining: 0 }, refused: new ApiError(429, 'RATE_LIMITED', 'Rate limit exceeded', retryHeaders(resetAt)) };
 			}
 			w.count++;
-			return { rate: { limit: rule.limit, remaining: Math.max(0, rule.limit - w.count), resetAt } };
+			return { rate: { ...base, remaining: Math.max(0, rule.limit - w.count) } };
 		},
 		/** Restarts the PRNG behind `errorRate` and `resetRate`. */
 		reseed(seed: number): void {

@@ -36,6 +36,13 @@ export { RECORD_SHAPES };
 export type ErrorShape = 'nested' | 'flat' | 'message';
 export type ListShape = 'data-cursor' | 'bare' | 'items-offset' | 'named';
 export type RetryHeader = 'seconds' | 'http-date' | 'reset';
+/**
+ * Which rate-limit fields the answers carry: `X-RateLimit-*` (and the
+ * `retryHeader` form on a 429), the IETF `RateLimit-Policy` / `RateLimit`
+ * structured fields only, or only `Retry-After` on a 429.
+ */
+export type RateLimitHeaders = 'x-ratelimit' | 'ietf' | 'retry-after';
+export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ietf', 'retry-after'];
 /** Order of GET /posts by publication time (the spec does not say). */
 export type ListOrder = 'newest-first' | 'oldest-first';
 export const LIST_ORDERS: readonly ListOrder[] = ['newest-first', 'oldest-first'];
@@ -87,6 +94,18 @@ export interface SandboxOptions {
 	 * (Discord's form, e.g. `1763700000.250`).
 	 */
 	rateLimitReset: boolean;
+	/**
+	 * The form of the rate-limit fields (default 'x-ratelimit'):
+	 * - 'x-ratelimit': X-RateLimit-Limit / -Remaining on every answer,
+	 *   X-RateLimit-Reset with `rateLimitReset`, the `retryHeader` form on a 429;
+	 * - 'ietf': draft-ietf-httpapi-ratelimit-headers only, on every answer:
+	 *   `RateLimit-Policy: "<bucket>";q=<limit>;w=<window s>` and
+	 *   `RateLimit: "<bucket>";r=<remaining>;t=<s to reset>` (whole seconds,
+	 *   rounded up); a 429 has no Retry-After and no X-RateLimit-*;
+	 * - 'retry-after': no rate-limit field on other answers, only
+	 *   `Retry-After: <s>` on a 429.
+	 */
+	rateLimitHeaders: RateLimitHeaders;
 	quota: Partial<Quotas>;
 	faults: FaultOptions;
 	/** Same as faults.faultAfterHandling (either one turns it on). */
@@ -169,6 +188,7 @@ function defaults(): SandboxOptions {
 		recordShape: 'native',
 		retryHeader: 'seconds',
 		rateLimitReset: false,
+		rateLimitHeaders: 'x-ratelimit',
 		quota: { ...DEFAULT_QUOTAS },
 		faults: {},
 		faultAfterHandling: false,
@@ -200,6 +220,7 @@ function mergeOptions(base: SandboxOptions, partial: Partial<SandboxOptions>): S
 	}
 	if (!LIST_ORDERS.includes(next.listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}, got ${String(next.listOrder)}`);
 	if (!RECORD_SHAPES.includes(next.recordShape)) throw new Error(`recordShape must be one of ${RECORD_SHAPES.join(', ')}, got ${String(next.recordShape)}`);
+	if (!RATE_LIMIT_HEADERS.includes(next.rateLimitHeaders)) throw new Error(`rateLimitHeaders must be one of ${RATE_LIMIT_HEADERS.join(', ')}, got ${String(next.rateLimitHeaders)}`);
 	return next;
 }
 
@@ -269,6 +290,25 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 
 	const held = new Set<ServerResponse>();
 
+	/** The rate-limit fields of an answer, in the form of `rateLimitHeaders` (a 429's retry fields come with its outcome). */
+	function rateLimitFields(rate: RateInfo): Record<string, string> {
+		switch (opts.rateLimitHeaders) {
+			case 'retry-after':
+				return {};
+			case 'ietf': {
+				const policy = JSON.stringify(rate.policy);
+				const t = Math.max(0, Math.ceil((rate.resetAt - Date.now()) / 1000));
+				return { 'RateLimit-Policy': `${policy};q=${rate.limit};w=${Math.ceil(rate.windowMs / 1000)}`, RateLimit: `${policy};r=${rate.remaining};t=${t}` };
+			}
+			default:
+				return {
+					'X-RateLimit-Limit': String(rate.limit),
+					'X-RateLimit-Remaining': String(rate.remaining),
+					...(opts.rateLimitReset ? { 'X-RateLimit-Reset': (rate.resetAt / 1000).toFixed(3) } : {}),
+				};
+		}
+	}
+
 	function write(req: IncomingMessage, res: ServerResponse, outcome: Outcome | 'reset' | 'timeout', rate: RateInfo, label: string): void {
 		if (outcome === 'reset') {
 			opts.log?.(`${label} -> reset`);
@@ -282,12 +322,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			return;
 		}
 		if (res.headersSent || res.destroyed || req.socket.destroyed) return;
-		const headers: Record<string, string> = {
-			'X-RateLimit-Limit': String(rate.limit),
-			'X-RateLimit-Remaining': String(rate.remaining),
-			...(opts.rateLimitReset ? { 'X-RateLimit-Reset': (rate.resetAt / 1000).toFixed(3) } : {}),
-			...outcome.headers,
-		};
+		const headers: Record<string, string> = { ...rateLimitFields(rate), ...outcome.headers };
 		let text: string;
 		if (outcome.raw) {
 			headers['Content-Type'] = outcome.raw.contentType;
@@ -334,7 +369,10 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 		if (fault && (fault.kind === 'burst429' || !after)) {
 			await latency();
 			if (closing) return;
-			write(req, res, faults.outcome(fault, Date.now() + (opts.faults.burstRetryAfterSec ?? 1) * 1000), peek(), label);
+			const retryAt = Date.now() + (opts.faults.burstRetryAfterSec ?? 1) * 1000;
+			// The IETF fields are the only retry signal in that form: an injected 429 says r=0 until its retry time.
+			const rate = fault.kind === 'burst429' && opts.rateLimitHeaders === 'ietf' ? { ...peek(), remaining: 0, resetAt: retryAt } : peek();
+			write(req, res, faults.outcome(fault, retryAt), rate, label);
 			return;
 		}
 

@@ -453,6 +453,94 @@ describe('sandbox: rate limits', () => {
 	});
 });
 
+describe('sandbox: rate-limit header forms (rateLimitHeaders)', () => {
+	const rateLimitNames = (r: Reply) => [...r.headers.keys()].filter((k) => /ratelimit|retry-after/i.test(k)).sort();
+
+	test("'x-ratelimit' is the default: X-RateLimit-* on every answer, the retryHeader form on a 429", async () => {
+		await withSandbox({ rateLimitReset: true, quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			expect(sb.options.rateLimitHeaders).toBe('x-ratelimit');
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(rateLimitNames(ok)).toEqual(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+		});
+	});
+
+	test("'ietf': RateLimit-Policy and RateLimit structured fields only, on every answer; a 429 has no Retry-After", async () => {
+		await withSandbox({ rateLimitHeaders: 'ietf', rateLimitReset: true, quota: { generate: { limit: 2, windowMs: 1_500 }, default: { limit: 5, windowMs: 60_000 } } }, async (sb) => {
+			const first = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(first.status).toBe(200);
+			expect(rateLimitNames(first)).toEqual(['ratelimit', 'ratelimit-policy']);
+			// The window of 1.5 s is announced as 2 (whole seconds, rounded up).
+			expect(first.headers.get('ratelimit-policy')).toBe('"generate";q=2;w=2');
+			expect(first.headers.get('ratelimit')).toBe('"generate";r=1;t=2');
+			const second = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(second.headers.get('ratelimit')).toMatch(/^"generate";r=0;t=[12]$/);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(errorOf(refused).code).toBe('RATE_LIMITED');
+			expect(rateLimitNames(refused)).toEqual(['ratelimit', 'ratelimit-policy']);
+			expect(refused.headers.get('ratelimit')).toMatch(/^"generate";r=0;t=[12]$/);
+			// Other endpoints: the default bucket is its own policy.
+			const drafts = await call(sb, 'GET', '/drafts');
+			expect(drafts.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+			expect(drafts.headers.get('ratelimit')).toMatch(/^"default";r=4;t=(59|60)$/);
+			// Errors carry the fields too (a 404 counts in the default window).
+			const missing = await call(sb, 'GET', '/no-such-route');
+			expect(missing.status).toBe(404);
+			expect(rateLimitNames(missing)).toEqual(['ratelimit', 'ratelimit-policy']);
+			// After the window, the quota is back.
+			await new Promise((resolve) => setTimeout(resolve, 1_600));
+			const again = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(again.status).toBe(200);
+			expect(again.headers.get('ratelimit')).toBe('"generate";r=1;t=2');
+		});
+	});
+
+	test("'ietf': an injected burst429 says r=0 and t = burstRetryAfterSec", async () => {
+		await withSandbox({ rateLimitHeaders: 'ietf', faults: { burst429: 1, burstRetryAfterSec: 3 } }, async (sb) => {
+			const r = await call(sb, 'GET', '/drafts');
+			expect(r.status).toBe(429);
+			expect(rateLimitNames(r)).toEqual(['ratelimit', 'ratelimit-policy']);
+			expect(r.headers.get('ratelimit')).toBe('"default";r=0;t=3');
+		});
+	});
+
+	test("'retry-after': no rate-limit field on successes, only Retry-After: <seconds> on a 429 (whatever retryHeader says)", async () => {
+		await withSandbox({ rateLimitHeaders: 'retry-after', rateLimitReset: true, retryHeader: 'reset', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(ok.status).toBe(200);
+			expect(rateLimitNames(ok)).toEqual([]);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['retry-after']);
+			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+			expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+			expect(parseRetryDelay(Object.fromEntries(refused.headers.entries()), Date.now())).toBeGreaterThan(58_000);
+			sb.configure({ faults: { burst429: 1, burstRetryAfterSec: 2 } });
+			const burst = await call(sb, 'GET', '/drafts');
+			expect(burst.status).toBe(429);
+			expect(rateLimitNames(burst)).toEqual(['retry-after']);
+			expect(burst.headers.get('retry-after')).toBe('2');
+			// The burst is spent: the next answer has no rate-limit field again.
+			expect(rateLimitNames(await call(sb, 'GET', '/drafts'))).toEqual([]);
+		});
+	});
+
+	test('configure switches the form at run time; a wrong value is refused', async () => {
+		await withSandbox({}, async (sb) => {
+			expect((await call(sb, 'GET', '/drafts')).headers.get('x-ratelimit-limit')).toBe('600');
+			sb.configure({ rateLimitHeaders: 'ietf' });
+			const r = await call(sb, 'GET', '/drafts');
+			expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+			expect(r.headers.get('ratelimit-policy')).toBe('"default";q=600;w=60');
+			expect(() => sb.configure({ rateLimitHeaders: 'draft' as never })).toThrow(/rateLimitHeaders/);
+		});
+		await expect(startSandbox({ rateLimitHeaders: 'both' as never })).rejects.toThrow(/rateLimitHeaders/);
+	});
+});
+
 describe('sandbox: creation workflow', () => {
 	let sb: Sandbox;
 	beforeAll(async () => {
@@ -919,7 +1007,7 @@ describe('sandbox: list order', () => {
 describe('sandbox: CLI', () => {
 	test('prints the five lines and serves the profile', async () => {
 		const root = path.resolve(__dirname, '../..');
-		const child = spawn('npx', ['ts-node', '--transpile-only', 'sandbox/cli.ts', '--port', '0', '--list-order', 'oldest-first'], {
+		const child = spawn('npx', ['ts-node', '--transpile-only', 'sandbox/cli.ts', '--port', '0', '--list-order', 'oldest-first', '--rate-limit-headers', 'ietf'], {
 			cwd: root,
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
@@ -957,6 +1045,8 @@ describe('sandbox: CLI', () => {
 			for (const k of ['KEY_FULL', 'KEY_READONLY', 'KEY_REVOKED', 'KEY_EXPIRED']) expect(values[k]).toMatch(/^pw_live_[0-9a-f]{32}$/);
 			const res = await fetch(`${values.BASE_URL}/account/profile`, { headers: { Authorization: `Bearer ${values.KEY_FULL}` } });
 			expect(res.status).toBe(200);
+			expect(res.headers.get('ratelimit-policy')).toBe('"default";q=600;w=60'); // --rate-limit-headers ietf
+			expect(res.headers.get('x-ratelimit-limit')).toBeNull();
 			expect(await res.json()).toMatchObject({ name: 'Sandbox User', credits: 100 });
 			const posts = await fetch(`${values.BASE_URL}/posts?limit=100`, { headers: { Authorization: `Bearer ${values.KEY_FULL}` } });
 			const dates = ((await posts.json()) as { data: { publishedAt: string }[] }).data.map((p) => p.publishedAt);
