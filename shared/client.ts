@@ -29,7 +29,8 @@ import {
 import { normaliseList } from './lists';
 import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
-import { Pacer, PauseTooLong } from './pacing';
+import type { Slot } from './pacing';
+import { Pacer, PauseTooLong, describeQuota } from './pacing';
 import { readRateLimit, readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
@@ -67,8 +68,12 @@ export interface ClientOptions {
 	/** The API key: redacted from every error this client throws, whatever its shape. */
 	apiKey?: string;
 	onRetry?: (event: RetryEvent) => void;
-	/** The pacing shared by the calls (default: one of the client's own, on its sleep and clock). */
+	/** The pacing shared by the calls (default: one of the client's own, on its sleep and clock). Adapters pass the one of the key (a PacerRegistry). */
 	pacer?: Pacer;
+	/** Who this client calls for (an execution): the pacing serves the parties of a key round robin. */
+	party?: string;
+	/** The setting that sets the quota's time budget, as the platform names it (for the message when it runs out). */
+	quotaBudgetSetting?: string;
 }
 
 export interface CallOptions {
@@ -125,6 +130,8 @@ class ClientCore {
 	readonly credits = new CreditLedger();
 	/** The 401 that refused the key: no call is sent after it. */
 	private keyRefused?: AuthenticationError;
+	private readonly party?: string;
+	private readonly quotaBudgetSetting?: string;
 
 	constructor(options: ClientOptions) {
 		this.baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -137,7 +144,9 @@ class ClientCore {
 		this.deadline = options.deadline;
 		this.onRetry = options.onRetry;
 		this.secrets = options.apiKey ? [options.apiKey] : [];
-		this.pacer = options.pacer ?? new Pacer({ sleep: this.sleep, now: this.now });
+		this.pacer = options.pacer ?? new Pacer({ sleep: this.sleep, now: this.now, random: this.random });
+		this.party = options.party;
+		this.quotaBudgetSetting = options.quotaBudgetSetting;
 		for (const key of OPERATION_KEYS) {
 			const isList = Boolean(getOperation(key).list);
 			Object.defineProperty(this, key, {
@@ -284,11 +293,14 @@ class ClientCore {
 		const op = getOperation(key);
 		const method = op.method;
 		let waitedMs = 0;
+		let refusals = 0;
+		let firstRefusalAt: number | undefined;
 		for (let attempt = 1; ; attempt++) {
 			this.throwIfKeyRefused(key);
 			const slot = await this.acquire(key);
 			let error: unknown;
 			let response: HttpResponse | undefined;
+			let value: unknown;
 			try {
 				this.throwIfKeyRefused(key);
 				const left = this.timeLeft();
@@ -304,36 +316,71 @@ class ClientCore {
 				} catch (e) {
 					error = networkErrorFrom(e, op);
 				}
-			} finally {
-				this.pacer.settle(slot, response ? readRateLimit(response.headers, this.now()) : undefined);
-			}
-			if (response) {
-				try {
-					return { value: readResponse(response, op, this.now()), response, attempts: attempt };
-				} catch (e) {
-					error = e;
+				if (response) {
+					try {
+						value = readResponse(response, op, this.now());
+					} catch (e) {
+						error = e;
+					}
 				}
+			} finally {
+				const refused = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
+				const rate = response ? readRateLimit(response.headers, this.now()) : undefined;
+				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
 			}
+			if (response && error === undefined) return { value, response, attempts: attempt };
 			if (error instanceof AuthenticationError) this.keyRefused ??= error;
-			const decision = decideRetry(error, method, { attempt, waitedMs }, policy, this.random);
-			if (!decision.retry) throw error;
+			const refusal = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
+			if (refusal) {
+				refusals++;
+				firstRefusalAt ??= this.now();
+			}
+			const decision = decideRetry(
+				error,
+				method,
+				{ attempt, waitedMs, refusals, quotaWaitedMs: firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt },
+				policy,
+				this.random,
+			);
+			if (!decision.retry) {
+				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals);
+				throw error;
+			}
 			// A wait that would leave no time for the next attempt is not taken: the caller gets the error (a 429 keeps its delay).
 			if (this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
-			if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
-				// One pacing: every call of the client waits this delay, then the next attempt goes (acquire waits it out).
-				this.pacer.pause(decision.delayMs);
+			if (error instanceof RateLimitedError) {
+				// One pacing: every call of this operation on the key waits this delay (plus the jitter that spreads the clients), then the next attempt goes.
+				this.pacer.pause(decision.delayMs, key);
+			} else if (refusal) {
+				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
+				await this.sleep(decision.delayMs);
 			} else {
 				await this.sleep(decision.delayMs);
+				waitedMs += decision.delayMs;
 			}
-			waitedMs += decision.delayMs;
 		}
 	}
 
+	/** The refusal that ran out of the quota's time budget, with the budget and the quota seen. */
+	private budgetError(key: OperationKey, error: unknown, budgetMs: number, firstRefusalAt: number | undefined, refusals: number): PostWriterError {
+		const op = getOperation(key);
+		const budget = {
+			budgetMs,
+			waitedMs: firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt,
+			refusals,
+			quota: describeQuota(this.pacer.report(key)),
+			setting: this.quotaBudgetSetting,
+		};
+		if (error instanceof WorkflowBusyError) return new WorkflowBusyError(error.retryAfterMs, { operation: key, status: error.status, budget });
+		const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+		return new RateLimitedError(retryAfterMs, { operation: key, operationName: op.name, status: 429, budget });
+	}
+
 	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */
-	private async acquire(key: OperationKey): Promise<{ lane: string; ticket: number }> {
-		const maxWait = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
-		return await this.pacer.acquire(key, maxWait).catch((e: unknown) =>
+	private async acquire(key: OperationKey): Promise<Slot> {
+		const maxWaitMs = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
+		return await this.pacer.acquire(key, { party: this.party, maxWaitMs }).catch((e: unknown) =>
 			Promise.reject(e instanceof PauseTooLong ? new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name }) : e),
 		);
 	}

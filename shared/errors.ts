@@ -161,20 +161,46 @@ export class MissingScopeError extends PostWriterError {
 	}
 }
 
+/** The quota's time budget that ran out: what the message names. */
+export interface QuotaBudget {
+	/** The budget (ms) and the time waited (ms). */
+	budgetMs: number;
+	waitedMs: number;
+	/** Refusals of the call. */
+	refusals: number;
+	/** What the answers said of the quota ("10 calls per 1 s"), when they did. */
+	quota?: string;
+	/** The setting that sets the budget, as the platform names it. */
+	setting?: string;
+}
+
+function budgetText(b: QuotaBudget): string {
+	const minutes = (ms: number) => (ms >= 60_000 ? `${Number((ms / 60_000).toFixed(1))} min` : `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`);
+	const quota = b.quota ? ` The service allows ${b.quota}.` : ' The service did not say its quota.';
+	const setting = b.setting ? ` (${b.setting})` : '';
+	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${minutes(b.waitedMs)} for the quota; one more wait would pass the ${minutes(b.budgetMs)} allowed${setting}.${quota}`;
+}
+
 /** The server refused the call for now: safe to send again later. */
 export class RateLimitedError extends PostWriterError {
 	override readonly kind = 'rate_limited' as const;
 	/** The server's delay before a retry, when it gave one. */
 	readonly retryAfterMs?: number;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string } = {}) {
+	/** Set when the call gave up because the wait for the quota would pass its budget. */
+	readonly budget?: QuotaBudget;
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
 		const on = details.operationName ?? details.operation;
+		const { budget, ...rest } = details;
 		super(
-			`Rate limit reached${on ? ` on ${on}` : ''}: the service asks to wait ${wait} before the next call. Spread the calls out, or lower the batch size.`,
-			{ ...details, status: details.status ?? 429 },
+			budget
+				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget)} Nothing was charged. Raise the wait allowed, run fewer executions on this API key at once, or spread them out.`
+				: `Rate limit reached${on ? ` on ${on}` : ''}: the service asks to wait ${wait} before the next call. Spread the calls out, or lower the batch size.`,
+			{ ...rest, status: details.status ?? 429 },
 			'Retry later; the call was refused and nothing was charged.',
 		);
 		this.retryAfterMs = retryAfterMs;
+		this.budget = budget;
 	}
 	override get safeToRetry(): boolean {
 		return true;
@@ -185,13 +211,18 @@ export class RateLimitedError extends PostWriterError {
 export class WorkflowBusyError extends PostWriterError {
 	override readonly kind = 'workflow_busy' as const;
 	readonly retryAfterMs?: number;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails = {}) {
+	readonly budget?: QuotaBudget;
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { budget?: QuotaBudget } = {}) {
+		const { budget, ...rest } = details;
 		super(
-			'WORKFLOW_BUSY: another operation is still running on this creation workflow. Wait for it to finish, then call again.',
-			{ ...details, code: 'WORKFLOW_BUSY' },
+			budget
+				? `WORKFLOW_BUSY: another operation kept running on this creation workflow; ${budgetText(budget)} Nothing was charged. Run the steps of one workflow one after the other, then call again.`
+				: 'WORKFLOW_BUSY: another operation is still running on this creation workflow. Wait for it to finish, then call again.',
+			{ ...rest, code: 'WORKFLOW_BUSY' },
 			'Run the steps of one workflow one after the other, not in parallel.',
 		);
 		this.retryAfterMs = retryAfterMs;
+		this.budget = budget;
 	}
 	override get safeToRetry(): boolean {
 		return true;

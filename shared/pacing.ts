@@ -1,17 +1,26 @@
 /**
- * One pacing for every call of a client (in n8n: of a whole run), so that
- * calls in flight together respect the service's quota as one:
+ * One pacing for every call on one API key (in n8n: every run of a process
+ * on that key and base URL, through the adapter's registry), so that calls in
+ * flight together respect the service's quota as one:
  *
  * - a refusal (429, WORKFLOW_BUSY) pauses every call for the server's delay,
- *   instead of each call retrying on its own;
- * - the rate-limit headers (limit, remaining, reset) of each answer are read,
- *   and calls are held before the quota runs out, not after a 429;
- * - without any header it lets every call through and only the refusals
- *   pause it.
+ *   plus a jitter that spreads the clients of the key over the window;
+ * - the rate-limit headers (limit, remaining, reset; or the IETF policy's
+ *   quota and window) of each answer are read, and calls are held before the
+ *   quota runs out, not after a 429;
+ * - the calls the answers show that this client did not send (another
+ *   process, a Zapier zap, a queue-mode worker on the same key) count against
+ *   its sending, and once others are seen it takes a share of the window
+ *   (additive increase, multiplicative decrease), spread over the window;
+ * - the calls in flight are sized automatically: from the quota and the
+ *   measured latency when the answers tell the quota (Little's law), else by
+ *   AIMD (grow while no refusal comes, halve on a refusal);
+ * - callers of several parties (the executions sharing the key) are served
+ *   round robin, so that a 1-item run is not stuck behind a 500-item run.
  *
- * Pure: the clock and the wait are injected; the only other wait is a promise
- * settled by another call's answer. Every slot taken by `acquire` must be
- * given back once by `settle` (with the answer's headers, if any).
+ * Pure: the clock, the wait and the random source are injected; the only
+ * other wait is a promise settled by another call's answer. Every slot taken
+ * by `acquire` must be given back once by `settle`.
  */
 import type { Sleep } from './transport';
 
@@ -21,21 +30,57 @@ export interface RateWindow {
 	limit?: number;
 	/** Calls left in the window when this call was counted. */
 	remaining?: number;
-	/** When the window ends (ms, on the pacer's clock). */
+	/** When the window ends (ms, on the pacer's clock). Only when the answer tells it to the millisecond or the second as a date. */
 	resetAt?: number;
+	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
+	windowMs?: number;
 }
+
+/** How a call ended, for the pacing: answered (any status but a refusal), refused (429, WORKFLOW_BUSY: not carried out), or no answer. */
+export type CallOutcome = 'answered' | 'refused' | 'failed';
 
 /** A permission to send one call; give it back with `settle`. */
 export interface Slot {
 	readonly lane: string;
 	/** 1-based order of the call among those sent on its lane. */
 	readonly ticket: number;
+	/** When it was given (pacer's clock). */
+	readonly sentAt: number;
 }
 
 export interface PacerOptions {
 	sleep: Sleep;
 	now: () => number;
+	/** Random source in [0, 1), for the jitter after a refusal. Defaults to Math.random. */
+	random?: () => number;
 }
+
+export interface AcquireOptions {
+	/** Who asks (an execution): waiting parties are served round robin. Default: one party. */
+	party?: string;
+	/** Longest wait for a refusal's pause this caller accepts (a pause longer than this: PauseTooLong). */
+	maxWaitMs?: number;
+}
+
+/** Bounds of the automatic sizing of the calls in flight, per lane. */
+export const AUTO_IN_FLIGHT = {
+	/** Calls sent at once before any answer has told anything. */
+	initial: 3,
+	/**
+	 * While no answer has come, the calls in flight may double this often: a
+	 * slow answer (an AI model takes seconds) is no reason to send one by one,
+	 * and a refusal comes back at once with the quota.
+	 */
+	slowStartStepMs: 250,
+	/** Never more calls in flight on one lane, whatever the quota allows (memory and connections). */
+	max: 128,
+	/** Headroom over Little's law (rate × latency). */
+	headroom: 1.25,
+};
+
+/** Share of the window taken when others are first seen on the key, and the decrease on a refusal. */
+const SHARE_START = 0.5;
+const SHARE_DECREASE = 0.7;
 
 /**
  * What the pacer knows of the quota of one lane.
@@ -61,6 +106,41 @@ interface Lane {
 	inFlight: number;
 	/** When the recent tickets were given: [ticket, time], oldest first (those of past windows are dropped). */
 	sendTimes: Array<[number, number]>;
+	/** The window's length: stated (IETF) or the longest span seen from a send to its window's end. */
+	windowMs?: number;
+	windowStated: boolean;
+	/** Our calls of the last window, not refused: [ticket, time], oldest first (a sliding log, at most limit + in flight). */
+	recent: Array<[number, number]>;
+	/** Time of the last call given. */
+	lastSentAt: number;
+	/** When the first call was given (slow start). */
+	firstSentAt?: number;
+	/** Answers (not refusals) so far. */
+	answered: number;
+	/** Any answer or refusal heard (ends the time-driven slow start). */
+	heard: boolean;
+	/** The calls in flight: ticket → time sent. */
+	flying: Map<number, number>;
+	/** Mean latency of the answered calls (ms, moving average). */
+	latencyMs?: number;
+	/** Calls in flight allowed without rate-limit headers (AIMD), and the threshold where slow start ends. */
+	cwnd: number;
+	ssthresh: number;
+	/** The last decrease (AIMD or share), and the last increase of the share. */
+	lastCutAt: number;
+	lastRaiseAt: number;
+	/** The last time an answer showed calls of other clients on the key. */
+	othersSeenAt?: number;
+	/** Calls per window this client takes while others use the key (undefined: the whole window). */
+	share?: number;
+	/** The used counts of the recent answers: [time, used], for the spare capacity of the window. */
+	used: Array<[number, number]>;
+	/** Answers that said anything of the quota. */
+	informed: boolean;
+	/** No call starts before this time (the server's delay after a refusal on this lane). */
+	pausedUntil: number;
+	/** The answers give the window's end to the millisecond: the fixed-window estimate is exact, no sliding window needed while alone. */
+	exactReset: boolean;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -72,27 +152,83 @@ export class PauseTooLong extends Error {
 	}
 }
 
+/** The round-robin queue of one lane: one caller at a time is at the head and waits for its slot. */
+interface Turnstile {
+	busy: boolean;
+	queues: Map<string, Array<() => void>>;
+	/** Parties in order of arrival; `next` is the index served next. */
+	order: string[];
+	next: number;
+}
+
+/** What the pacer tells of a lane, for messages and hints. */
+export interface LaneReport {
+	limit?: number;
+	windowMs?: number;
+	/** Calls per window taken while others use the key. */
+	share?: number;
+	othersSeen: boolean;
+	latencyMs?: number;
+	/** Calls in flight allowed now. */
+	inFlightLimit: number;
+	/** Most calls in flight at once so far. */
+	peakInFlight: number;
+}
+
 export class Pacer {
 	private readonly sleep: Sleep;
 	private readonly now: () => number;
+	private readonly random: () => number;
 	private readonly lanes = new Map<string, Lane>();
+	private readonly turnstiles = new Map<string, Turnstile>();
+	private readonly peaks = new Map<string, number>();
 	/** No call starts before this time (the server's delay after a refusal). */
 	private pausedUntil = 0;
 	/** Callers waiting for an answer that may free the quota. */
 	private waiters: Array<() => void> = [];
+	/** Last time a call was given or settled (for the registry's idle rule). */
+	private lastActivity: number;
 
 	constructor(options: PacerOptions) {
 		this.sleep = options.sleep;
 		this.now = options.now;
+		this.random = options.random ?? Math.random;
+		this.lastActivity = this.now();
 	}
 
 	private lane(name: string): Lane {
 		let lane = this.lanes.get(name);
 		if (!lane) {
-			lane = { sent: 0, inFlight: 0, sendTimes: [] };
+			lane = {
+				sent: 0,
+				inFlight: 0,
+				sendTimes: [],
+				windowStated: false,
+				recent: [],
+				lastSentAt: -Infinity,
+				answered: 0,
+				heard: false,
+				flying: new Map(),
+				cwnd: AUTO_IN_FLIGHT.initial,
+				ssthresh: Infinity,
+				lastCutAt: -Infinity,
+				lastRaiseAt: -Infinity,
+				used: [],
+				informed: false,
+				pausedUntil: 0,
+				exactReset: false,
+			};
 			this.lanes.set(name, lane);
 		}
 		return lane;
+	}
+
+	/** True when nothing is in flight or waiting and nothing happened for `idleMs` (the registry may drop it). */
+	idleFor(idleMs: number): boolean {
+		if (this.now() - this.lastActivity < idleMs || this.pausedUntil > this.now()) return false;
+		for (const lane of this.lanes.values()) if (lane.inFlight > 0 || lane.pausedUntil > this.now()) return false;
+		for (const t of this.turnstiles.values()) if (t.busy) return false;
+		return true;
 	}
 
 	/** Calls the quota still allows now. */
@@ -128,30 +264,170 @@ export class Pacer {
 		return new Promise<void>((resolve) => this.waiters.push(resolve));
 	}
 
-	/** Time left in the pause set by a refusal (0 when none). */
-	pauseLeft(): number {
-		return Math.max(0, this.pausedUntil - this.now());
+	/** Time left in the pause set by a refusal (0 when none), on a lane or on all. */
+	pauseLeft(laneName?: string): number {
+		const lane = laneName === undefined ? undefined : this.lanes.get(laneName);
+		return Math.max(0, (lane ? this.pauseOf(lane) : this.pausedUntil) - this.now());
+	}
+
+	/** No call of this lane starts before this time (a refusal's delay on this lane). */
+	private pauseOf(lane: Lane): number {
+		return Math.max(this.pausedUntil, lane.pausedUntil);
+	}
+
+	/** Others used the key recently (within three windows). */
+	private othersActive(lane: Lane, now: number): boolean {
+		return lane.othersSeenAt !== undefined && now - lane.othersSeenAt <= 3 * (lane.windowMs ?? 1_000);
+	}
+
+	/** Calls per window this client may send: the whole limit alone, its share while others use the key. */
+	private perWindow(lane: Lane, now: number): number | undefined {
+		if (lane.limit === undefined) return undefined;
+		if (!this.othersActive(lane, now)) {
+			lane.share = undefined;
+			return lane.limit;
+		}
+		return Math.max(1, Math.min(lane.limit, lane.share ?? lane.limit));
+	}
+
+	/** Calls in flight allowed now (Auto): Little's law from the quota and the latency, else AIMD. */
+	private inFlightLimit(lane: Lane, now: number): number {
+		const perWindow = this.perWindow(lane, now);
+		if (perWindow !== undefined && lane.windowMs !== undefined) {
+			let oldest = now;
+			for (const at of lane.flying.values()) oldest = Math.min(oldest, at);
+			// The latency: measured, or at least the age of the oldest call still in flight (a slow model, not yet answered).
+			const latency = Math.max(lane.latencyMs ?? 0, now - oldest);
+			const little = Math.ceil((perWindow / lane.windowMs) * latency * AUTO_IN_FLIGHT.headroom);
+			return clamp(little + perWindow, 1, AUTO_IN_FLIGHT.max);
+		}
+		if (!lane.heard && !lane.informed && lane.firstSentAt !== undefined) {
+			// Nothing heard yet: double every step while the first answers are on their way.
+			const steps = Math.floor((now - lane.firstSentAt) / AUTO_IN_FLIGHT.slowStartStepMs);
+			return clamp(Math.floor(lane.cwnd * 2 ** Math.min(steps, 10)), 1, AUTO_IN_FLIGHT.max);
+		}
+		return clamp(Math.floor(lane.cwnd), 1, AUTO_IN_FLIGHT.max);
+	}
+
+	/** Keeps our recent calls as long as an answer may still need them (a window plus twice the latency), and the recent used counts. */
+	private pruneRecent(lane: Lane, now: number): void {
+		const w = lane.windowMs ?? 1_000;
+		const keep = w + this.margin(lane) + 2 * (lane.latencyMs ?? 0) + 1_000;
+		while (lane.recent.length > 0 && lane.recent[0][1] < now - keep) lane.recent.shift();
+		if (lane.recent.length > 8 * AUTO_IN_FLIGHT.max) lane.recent.splice(0, lane.recent.length - 8 * AUTO_IN_FLIGHT.max);
+		while (lane.used.length > 0 && lane.used[0][0] < now - 2 * w) lane.used.shift();
+		if (lane.used.length > 4 * AUTO_IN_FLIGHT.max) lane.used.splice(0, lane.used.length - 4 * AUTO_IN_FLIGHT.max);
+	}
+
+	/** Safety margin on the sliding window: the server's clock and its window start are not ours. */
+	private margin(lane: Lane): number {
+		return Math.round(Math.min(250, 10 + 0.02 * (lane.windowMs ?? 0)));
 	}
 
 	/**
-	 * Waits until a call on `lane` may be sent, and takes its slot. A pause
-	 * after a refusal is always waited, unless it is longer than `maxWaitMs`
-	 * (then PauseTooLong: nothing may be sent). A wait for the quota's window
-	 * longer than `maxWaitMs` is not taken: the call goes, and the server decides.
+	 * Why a call may not go now on the sliding window (this client's own calls of the last window
+	 * against its share, and spread over the window while others use the key): the time it may go,
+	 * or undefined when it may go now.
 	 */
-	async acquire(laneName: string, maxWaitMs = Infinity): Promise<Slot> {
+	private slidingWait(lane: Lane, now: number): number | undefined {
+		const perWindow = this.perWindow(lane, now);
+		const w = lane.windowMs;
+		if (perWindow === undefined || w === undefined) return undefined;
+		// Alone with exact reset times, the fixed window of the answers is the truth (and the first window is free).
+		if (lane.exactReset && !this.othersActive(lane, now)) return undefined;
+		this.pruneRecent(lane, now);
+		const span = w + this.margin(lane);
+		const inWindow = lane.recent.filter(([, at]) => at > now - span);
+		if (inWindow.length >= perWindow) return inWindow[inWindow.length - perWindow][1] + span;
+		if (this.othersActive(lane, now) && perWindow < (lane.limit as number)) {
+			// Spread over the window, so that every client sees the window fill and none sends in step.
+			const next = lane.lastSentAt + w / perWindow;
+			if (next > now) return next;
+		}
+		return undefined;
+	}
+
+	/**
+	 * Waits until a call on `lane` may be sent, and takes its slot. Callers of
+	 * different parties are served round robin. A pause after a refusal is
+	 * always waited, unless it is longer than `maxWaitMs` (then PauseTooLong:
+	 * nothing may be sent). A wait for the quota's window longer than
+	 * `maxWaitMs` is not taken: the call goes, and the server decides.
+	 */
+	async acquire(laneName: string, options: AcquireOptions | number = {}): Promise<Slot> {
+		const opts = typeof options === 'number' ? { maxWaitMs: options } : options;
+		const party = opts.party ?? '';
+		await this.enter(laneName, party);
+		try {
+			return await this.acquireAtHead(laneName, opts.maxWaitMs ?? Infinity);
+		} finally {
+			this.leave(laneName);
+		}
+	}
+
+	private enter(laneName: string, party: string): Promise<void> {
+		let t = this.turnstiles.get(laneName);
+		if (!t) {
+			t = { busy: false, queues: new Map(), order: [], next: 0 };
+			this.turnstiles.set(laneName, t);
+		}
+		if (!t.busy) {
+			t.busy = true;
+			return Promise.resolve();
+		}
+		let queue = t.queues.get(party);
+		if (!queue) {
+			queue = [];
+			t.queues.set(party, queue);
+			t.order.push(party);
+		}
+		const q = queue;
+		return new Promise<void>((resolve) => q.push(resolve));
+	}
+
+	/** The head is done: the next party in turn (round robin) sends its oldest caller to the head. */
+	private leave(laneName: string): void {
+		const t = this.turnstiles.get(laneName);
+		if (!t) return;
+		for (let tries = 0; tries < t.order.length; tries++) {
+			const index = (t.next + tries) % t.order.length;
+			const party = t.order[index];
+			const queue = t.queues.get(party);
+			const resolve = queue?.shift();
+			if (!resolve) continue;
+			if (queue && queue.length === 0) {
+				t.queues.delete(party);
+				t.order.splice(index, 1);
+				t.next = t.order.length === 0 ? 0 : index % t.order.length;
+			} else {
+				t.next = (index + 1) % t.order.length;
+			}
+			resolve();
+			return;
+		}
+		t.busy = false;
+		t.order = [];
+		t.next = 0;
+		this.turnstiles.delete(laneName);
+	}
+
+	private async acquireAtHead(laneName: string, maxWaitMs: number): Promise<Slot> {
 		const lane = this.lane(laneName);
 		// The pause this caller has already waited out (with a clock that did not move, one wait is enough).
 		let served = 0;
+		// Likewise the sliding window's wait: once slept, that time has passed for this caller.
+		let slid = -Infinity;
 		for (;;) {
-			const now = this.now();
-			if (this.pausedUntil > now && this.pausedUntil > served) {
-				const target = this.pausedUntil;
+			const now = Math.max(this.now(), slid);
+			const paused = this.pauseOf(lane);
+			if (paused > now && paused > served) {
+				const target = paused;
 				if (target - now > maxWaitMs) throw new PauseTooLong(target - now);
 				await this.sleep(target - now);
 				served = target;
 				// The pause is over for everyone (with a clock that did not move, the next callers must not wait it again).
 				if (this.pausedUntil === target) this.pausedUntil = 0;
+				if (lane.pausedUntil === target) lane.pausedUntil = 0;
 				// The server's delay covers the window that refused the call.
 				const e = lane.estimate;
 				if (e && (e.kind === 'count' || (e.resetAt !== undefined && e.resetAt <= target))) this.rollOver(lane);
@@ -159,7 +435,21 @@ export class Pacer {
 			}
 			const e = lane.estimate;
 			if (e?.kind === 'window' && e.resetAt !== undefined && now >= e.resetAt) this.rollOver(lane);
-			if (this.allowance(lane) > 0) return this.take(laneName, lane);
+			if (this.allowance(lane) > 0) {
+				// The quota allows it; this client's share of the window and the calls in flight may still hold it.
+				const at = this.slidingWait(lane, now);
+				if (at !== undefined) {
+					if (at - now > maxWaitMs) return this.take(laneName, lane);
+					await this.sleep(at - now);
+					slid = at;
+					continue;
+				}
+				if (lane.inFlight >= this.inFlightLimit(lane, now)) {
+					await this.waitForAnswerOrGrowth(lane, now);
+					continue;
+				}
+				return this.take(laneName, lane);
+			}
 			const resetAt = lane.estimate?.kind === 'window' ? lane.estimate.resetAt : undefined;
 			if (resetAt !== undefined) {
 				if (resetAt - now > maxWaitMs) return this.take(laneName, lane);
@@ -179,22 +469,121 @@ export class Pacer {
 		}
 	}
 
-	private take(name: string, lane: Lane): Slot {
-		lane.sent++;
-		lane.inFlight++;
-		lane.sendTimes.push([lane.sent, this.now()]);
-		// Bounded: a lane that never learns a window keeps only the recent tickets.
-		if (lane.sendTimes.length > 1_000) lane.sendTimes.shift();
-		return { lane: name, ticket: lane.sent };
+	/** The calls in flight are at their limit: wait for an answer, or (before any answer) for the next slow-start step. */
+	private async waitForAnswerOrGrowth(lane: Lane, now: number): Promise<void> {
+		if (!lane.heard && !lane.informed && lane.firstSentAt !== undefined && lane.windowMs === undefined) {
+			const step = AUTO_IN_FLIGHT.slowStartStepMs;
+			const nextStep = lane.firstSentAt + (Math.floor((now - lane.firstSentAt) / step) + 1) * step;
+			await Promise.race([this.nextAnswer(), this.sleep(nextStep - now)]);
+			return;
+		}
+		await this.nextAnswer();
 	}
 
-	/** Gives a slot back, with what its answer said of the quota (nothing for a failure without an answer). */
-	settle(slot: Slot, window?: RateWindow): void {
+	private take(name: string, lane: Lane): Slot {
+		const now = this.now();
+		lane.sent++;
+		lane.inFlight++;
+		lane.sendTimes.push([lane.sent, now]);
+		lane.recent.push([lane.sent, now]);
+		lane.flying.set(lane.sent, now);
+		lane.lastSentAt = now;
+		lane.firstSentAt ??= now;
+		this.lastActivity = now;
+		this.pruneRecent(lane, now);
+		this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, lane.inFlight));
+		// Bounded: a lane that never learns a window keeps only the recent tickets.
+		if (lane.sendTimes.length > 1_000) lane.sendTimes.shift();
+		return { lane: name, ticket: lane.sent, sentAt: now };
+	}
+
+	/**
+	 * Gives a slot back, with what its answer said of the quota (nothing for a
+	 * failure without an answer) and how the call ended.
+	 */
+	settle(slot: Slot, window?: RateWindow, outcome: CallOutcome = window ? 'answered' : 'failed'): void {
 		const lane = this.lane(slot.lane);
+		const now = this.now();
+		this.lastActivity = now;
 		lane.inFlight = Math.max(0, lane.inFlight - 1);
-		if (window?.limit !== undefined) lane.limit = window.limit;
-		if (window?.remaining !== undefined) this.learn(lane, slot.ticket, window.remaining, window.resetAt);
+		lane.flying.delete(slot.ticket);
+		if (outcome !== 'failed' && !lane.heard) {
+			// The first answer ends the time-driven slow start: AIMD goes on from the calls in flight it had reached.
+			lane.cwnd = Math.max(lane.cwnd, this.inFlightLimit(lane, now));
+			lane.heard = true;
+		}
+		if (window?.resetAt !== undefined) lane.exactReset = true;
+		if (window?.windowMs !== undefined && window.windowMs > 0) {
+			lane.windowMs = window.windowMs;
+			lane.windowStated = true;
+		}
+		if (window?.limit !== undefined) {
+			lane.limit = window.limit;
+			lane.informed = true;
+		}
+		if (window?.resetAt !== undefined && !lane.windowStated && window.resetAt > slot.sentAt) {
+			// The call was counted in a window that ends at resetAt: the window is at least that long.
+			lane.windowMs = Math.min(3_600_000, Math.max(lane.windowMs ?? 0, window.resetAt - slot.sentAt));
+		}
+		if (outcome === 'refused') {
+			const i = lane.recent.findIndex(([t]) => t === slot.ticket);
+			if (i >= 0) lane.recent.splice(i, 1);
+			this.onRefusal(lane, slot, now);
+		} else if (outcome === 'answered') {
+			lane.answered++;
+			const took = now - slot.sentAt;
+			lane.latencyMs = lane.latencyMs === undefined ? took : Math.round(0.8 * lane.latencyMs + 0.2 * took);
+			// AIMD without headers: one more per answer in slow start, one more per round trip after.
+			lane.cwnd = Math.min(AUTO_IN_FLIGHT.max, lane.cwnd < lane.ssthresh ? lane.cwnd + 1 : lane.cwnd + 1 / lane.cwnd);
+		}
+		if (window?.remaining !== undefined) {
+			lane.informed = true;
+			if (lane.limit !== undefined) this.noteOthers(lane, slot, lane.limit - window.remaining, now, outcome);
+			this.learn(lane, slot.ticket, window.remaining, window.resetAt);
+		}
 		this.wake();
+	}
+
+	/** A refusal: halve the calls in flight (once per round trip) and, while others use the key, the share. */
+	private onRefusal(lane: Lane, slot: Slot, now: number): void {
+		if (slot.sentAt < lane.lastCutAt) return;
+		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd / 2));
+		lane.cwnd = lane.ssthresh;
+		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, Math.floor(lane.share * SHARE_DECREASE));
+		lane.lastCutAt = now;
+	}
+
+	/**
+	 * An answer said `used` calls were counted in the window when this call was: more than this
+	 * client sent around that time are someone else's. Once others are seen, take a share of the
+	 * window; raise it while the window has room to spare.
+	 */
+	private noteOthers(lane: Lane, slot: Slot, used: number, now: number, outcome: CallOutcome): void {
+		const limit = lane.limit as number;
+		const w = lane.windowMs ?? 1_000;
+		// Our calls that may have been counted in the window up to this one: those sent in the window's length
+		// before it (not refused), generously (the window's length is known from below): more than the server
+		// counted of ours, so that others are never seen where there are none.
+		const span = Math.max(w, 1_000) + this.margin(lane);
+		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && t <= slot.ticket).length;
+		const others = outcome === 'refused' ? Math.max(0, limit - ours) : Math.max(0, used - ours);
+		lane.used.push([now, outcome === 'refused' ? limit : used]);
+		if (others > 0) {
+			if (!this.othersActive(lane, now) || lane.share === undefined) {
+				// Others first seen: half the window, then AIMD (a refusal cuts it, room to spare raises it).
+				lane.share = Math.max(1, Math.floor(limit * SHARE_START));
+				lane.lastRaiseAt = now;
+			}
+			lane.othersSeenAt = now;
+			return;
+		}
+		if (lane.share === undefined || !this.othersActive(lane, now)) return;
+		// Room to spare in the recent windows (at least two calls unused): one more per window.
+		const recentMax = Math.max(0, ...lane.used.filter(([at]) => at >= now - w).map(([, u]) => u));
+		if (recentMax <= limit - 2 && now - lane.lastRaiseAt >= w && now - lane.lastCutAt >= w) {
+			lane.share = Math.min(limit, lane.share + 1);
+			lane.lastRaiseAt = now;
+		}
 	}
 
 	private learn(lane: Lane, ticket: number, remaining: number, resetAt: number | undefined): void {
@@ -243,10 +632,121 @@ export class Pacer {
 		e.external = Math.max(e.external, used - (lane.sent - e.base));
 	}
 
-	/** The server refused a call for now: no call starts for `delayMs`. */
-	pause(delayMs: number): void {
-		const until = this.now() + Math.max(0, delayMs);
-		if (until > this.pausedUntil) this.pausedUntil = until;
+	/**
+	 * The server refused a call for now: no call starts for `delayMs`, plus a
+	 * jitter. While others use the key (or before this client knows), the
+	 * jitter spreads the restart over half the window, so that the clients of
+	 * the key do not all come back at the same instant; alone, it is small.
+	 */
+	pause(delayMs: number, laneName?: string): void {
+		const lane = laneName === undefined ? undefined : this.lanes.get(laneName);
+		const now = this.now();
+		const delay = Math.max(0, delayMs);
+		const alone = lane !== undefined && lane.limit !== undefined && !this.othersActive(lane, now);
+		// A pause of every lane (no lane named) is the caller's own delay, without jitter.
+		const spread = laneName === undefined ? 0 : alone ? Math.min(250, delay * 0.05 + 20) : Math.min(lane?.windowMs ?? 1_000, Math.max(delay, 200)) / 2;
+		const until = now + delay + Math.round(this.random() * spread);
+		if (lane) lane.pausedUntil = Math.max(lane.pausedUntil, until);
+		else if (laneName !== undefined) this.lane(laneName).pausedUntil = until;
+		else if (until > this.pausedUntil) this.pausedUntil = until;
 		this.wake();
+	}
+
+	/** What the pacer knows of a lane (for error messages and the node's hint). */
+	report(laneName: string): LaneReport {
+		const lane = this.lane(laneName);
+		const now = this.now();
+		return {
+			limit: lane.limit,
+			windowMs: lane.windowMs,
+			share: this.othersActive(lane, now) ? lane.share : undefined,
+			othersSeen: this.othersActive(lane, now),
+			latencyMs: lane.latencyMs,
+			inFlightLimit: this.inFlightLimit(lane, now),
+			peakInFlight: this.peaks.get(laneName) ?? 0,
+		};
+	}
+}
+
+function clamp(n: number, low: number, high: number): number {
+	return Math.max(low, Math.min(high, n));
+}
+
+/** "10 calls per 1 s" (or undefined when no answer told the quota). */
+export function describeQuota(report: LaneReport): string | undefined {
+	if (report.limit === undefined) return undefined;
+	const per = report.windowMs === undefined ? 'window' : formatDuration(report.windowMs);
+	const share = report.share !== undefined && report.share < report.limit ? `, of which this client takes ${report.share} while other clients use the key` : '';
+	return `${report.limit} call${report.limit === 1 ? '' : 's'} per ${per}${share}`;
+}
+
+export function formatDuration(ms: number): string {
+	if (ms < 1_000) return `${Math.round(ms)} ms`;
+	if (ms < 120_000) return `${Number((ms / 1_000).toFixed(1))} s`;
+	return `${Number((ms / 60_000).toFixed(1))} min`;
+}
+
+/**
+ * One pacer per API key and base URL in a process: created on first use,
+ * dropped when idle. Holds no key in clear: entries are keyed by a digest
+ * the adapter computes (node:crypto's SHA-256 in n8n and the SDK). Pure: the
+ * adapters hold the instance (module state stays out of shared/).
+ */
+export interface PacerRegistryOptions {
+	/** One-way digest of the key and base URL. */
+	digest: (text: string) => string;
+	create: () => Pacer;
+	/** An idle pacer is dropped after this long (default 10 min). */
+	idleMs?: number;
+	/** At most this many keys at once; the idle ones go first (default 256). */
+	maxEntries?: number;
+}
+
+export class PacerRegistry {
+	private readonly entries = new Map<string, Pacer>();
+	private readonly options: Required<PacerRegistryOptions>;
+
+	constructor(options: PacerRegistryOptions) {
+		this.options = { idleMs: 600_000, maxEntries: 256, ...options };
+	}
+
+	/** The pacer of this key and base URL (the same object for every run on them until it is dropped). */
+	get(apiKey: string, baseUrl: string): Pacer {
+		const id = this.options.digest(`${baseUrl}\n${apiKey}`);
+		this.sweep(id);
+		let pacer = this.entries.get(id);
+		if (!pacer) {
+			pacer = this.options.create();
+			this.entries.set(id, pacer);
+		} else {
+			// Most recently used last (the order the sweep drops them in).
+			this.entries.delete(id);
+			this.entries.set(id, pacer);
+		}
+		return pacer;
+	}
+
+	/** Entries now (for tests and bounds). */
+	get size(): number {
+		return this.entries.size;
+	}
+
+	/** The digests held (never a key). */
+	ids(): string[] {
+		return [...this.entries.keys()];
+	}
+
+	clear(): void {
+		this.entries.clear();
+	}
+
+	private sweep(keep: string): void {
+		for (const [id, pacer] of this.entries) {
+			if (id !== keep && pacer.idleFor(this.options.idleMs)) this.entries.delete(id);
+		}
+		for (const [id, pacer] of this.entries) {
+			if (this.entries.size < this.options.maxEntries) break;
+			if (id !== keep && pacer.idleFor(0)) this.entries.delete(id);
+		}
 	}
 }

@@ -50,18 +50,91 @@ function headerCount(headers: Record<string, HeaderValue> | undefined, names: re
 	return undefined;
 }
 
-/** The quota an answer reports: `X-RateLimit-Limit`, `-Remaining` and `-Reset` (or the `RateLimit-*` and `X-Rate-Limit-*` spellings), as far as they are sent. */
+/**
+ * The quota an answer reports, from whichever fields it sends:
+ * - `X-RateLimit-Limit`, `-Remaining` and `-Reset` (or the `RateLimit-*` and `X-Rate-Limit-*` spellings);
+ * - the IETF fields (draft-ietf-httpapi-ratelimit-headers, structured fields):
+ *   `RateLimit-Policy: "default";q=100;w=60` (quota and window in seconds) and
+ *   `RateLimit: "default";r=42;t=17` (remaining and seconds to the reset).
+ */
 export interface RateLimitInfo {
 	limit?: number;
 	remaining?: number;
-	/** When the window ends, on the caller's clock (ms). */
+	/** When the window ends, on the caller's clock (ms). Left out when only a whole number of seconds from now is known (the IETF `t`): too coarse to tell windows apart. */
 	resetAt?: number;
+	/** The window's length (ms), from the IETF policy's `w`. */
+	windowMs?: number;
+	/** Seconds to the reset as the IETF `t` says (whole seconds). */
+	resetInMs?: number;
+}
+
+/** One structured-field item: `"name";q=10;w=1` → { name, params }. */
+interface SfItem {
+	name: string;
+	params: Record<string, string>;
+}
+
+/** Parses a structured-field list of items with parameters (RFC 8941, the subset the rate-limit fields use). */
+export function parseSfList(raw: string | undefined): SfItem[] {
+	if (!raw) return [];
+	const out: SfItem[] = [];
+	for (const member of raw.split(',')) {
+		const parts = member.split(';').map((p) => p.trim());
+		const name = (parts.shift() ?? '').replace(/^"|"$/g, '');
+		const params: Record<string, string> = {};
+		for (const p of parts) {
+			const eq = p.indexOf('=');
+			if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+			else if (p) params[p.toLowerCase()] = '?1';
+		}
+		if (name || Object.keys(params).length > 0) out.push({ name, params });
+	}
+	return out;
+}
+
+const sfNumber = (v: string | undefined): number | undefined => (v !== undefined && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
+
+/** The IETF fields: the policy that matches the `RateLimit` item (by name), or the one with the least remaining. */
+function readIetf(headers: Record<string, HeaderValue> | undefined): RateLimitInfo {
+	const limits = parseSfList(headerValue(headers, 'ratelimit'));
+	const policies = parseSfList(headerValue(headers, 'ratelimit-policy'));
+	if (limits.length === 0 && policies.length === 0) return {};
+	// The tightest: the item with the least remaining (each policy is a quota of its own).
+	let item: SfItem | undefined;
+	for (const l of limits) {
+		if (sfNumber(l.params.r) === undefined) continue;
+		if (!item || (sfNumber(l.params.r) as number) < (sfNumber(item.params.r) as number)) item = l;
+	}
+	const policy = (item && policies.find((p) => p.name === item.name)) ?? (policies.length === 1 || !item ? policies[0] : undefined);
+	const q = sfNumber(policy?.params.q);
+	const w = sfNumber(policy?.params.w);
+	const t = sfNumber(item?.params.t);
+	return {
+		limit: q,
+		remaining: sfNumber(item?.params.r),
+		windowMs: w === undefined || w <= 0 ? undefined : Math.round(w * 1000),
+		resetInMs: t === undefined ? undefined : Math.round(t * 1000),
+	};
 }
 
 export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number): RateLimitInfo {
 	const limit = headerCount(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-rate-limit-limit']);
 	const remaining = headerCount(headers, ['x-ratelimit-remaining', 'ratelimit-remaining', 'x-rate-limit-remaining']);
-	return { limit, remaining, resetAt: resetTime(headers, now) };
+	const out: RateLimitInfo = { limit, remaining, resetAt: resetTime(headers, now) };
+	const ietf = readIetf(headers);
+	if (ietf.limit !== undefined || ietf.remaining !== undefined || ietf.windowMs !== undefined) {
+		out.limit ??= ietf.limit;
+		out.remaining ??= ietf.remaining;
+		if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
+		if (ietf.resetInMs !== undefined) out.resetInMs = ietf.resetInMs;
+	}
+	// The older draft's RateLimit-Limit: "100;w=60" (or RateLimit-Policy without the new RateLimit field).
+	if (out.windowMs === undefined) {
+		const raw = headerValue(headers, 'ratelimit-limit') ?? headerValue(headers, 'x-ratelimit-limit');
+		const w = raw ? /;\s*w=(\d+(?:\.\d+)?)/.exec(raw) : null;
+		if (w) out.windowMs = Math.round(Number(w[1]) * 1000);
+	}
+	return out;
 }
 
 /**
@@ -72,12 +145,19 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 export function parseRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown): number | undefined {
 	const retryAfter = headerValue(headers, 'retry-after')?.trim();
 	if (retryAfter) {
-		if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
+		if (/^\d+(\.\d+)?$/.test(retryAfter)) {
+			const ms = Math.round(Number(retryAfter) * 1000);
+			// Whole seconds, rounded up by the server: an exact reset time within the last second before it is the same instant, told precisely.
+			const reset = /^\d+$/.test(retryAfter) ? resetDelay(headers, now) : undefined;
+			return reset !== undefined && reset > ms - 1000 && reset <= ms ? reset : ms;
+		}
 		const at = Date.parse(retryAfter);
 		if (!Number.isNaN(at)) return Math.max(0, at - now);
 	}
 	const reset = resetDelay(headers, now);
 	if (reset !== undefined) return reset;
+	const ietf = readIetf(headers);
+	if (ietf.resetInMs !== undefined) return ietf.resetInMs;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};

@@ -9,10 +9,16 @@ import type { HttpMethod } from './catalogue';
 export const MIN_ATTEMPT_MS = 1_000;
 
 export interface RetryPolicy {
-	/** Attempts in all, the first included. */
+	/** Attempts in all, the first included, for the retries of a GET after a 5xx or a network error (refusals are bounded by time, not count). */
 	maxAttempts: number;
-	/** Total time spent waiting between attempts, at most. */
+	/** Total time spent waiting between those attempts, at most. */
 	maxTotalWaitMs: number;
+	/**
+	 * A refusal (429, WORKFLOW_BUSY) was not carried out and cost nothing: it is
+	 * retried until the wait for the quota would pass this budget (ms, from the
+	 * call's first refusal), however many attempts that takes.
+	 */
+	maxQuotaWaitMs: number;
 	/** First backoff step when the server gives no delay. */
 	baseDelayMs: number;
 	/** Longest single wait. */
@@ -22,6 +28,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 6,
 	maxTotalWaitMs: 60_000,
+	maxQuotaWaitMs: 300_000,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
 };
@@ -29,11 +36,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export interface RetryState {
 	/** 1-based number of the attempt that just failed. */
 	attempt: number;
-	/** Time already spent waiting. */
+	/** Time already spent waiting (backoff of the other retries). */
 	waitedMs: number;
+	/** Time since the call's first refusal (0 at the first one). */
+	quotaWaitedMs?: number;
+	/** Refusals of this call so far, this one included. */
+	refusals?: number;
 }
 
-export type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
+export type RetryDecision =
+	| { retry: true; delayMs: number; reason: string }
+	| { retry: false; reason: string; /** The quota's time budget ran out. */ budget?: true };
 
 /** Exponential backoff with "equal jitter": half fixed, half random. */
 export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number): number {
@@ -43,19 +56,29 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 
 /**
  * Decides whether to retry.
- * - 429 and WORKFLOW_BUSY: always safe (the server refused), any method.
- * - 5xx, timeouts, resets: only for GET. A POST may have been carried out and
- *   charged, so it is never sent twice.
+ * - 429 and WORKFLOW_BUSY: always safe (the server refused), any method, as
+ *   long as the wait for the quota stays within `maxQuotaWaitMs`; the count
+ *   of attempts does not matter.
+ * - 5xx, timeouts, resets: only for GET, within `maxAttempts` and
+ *   `maxTotalWaitMs`. A POST may have been carried out and charged, so it is
+ *   never sent twice.
  * - A connection that was refused never reached the server: safe.
  */
 export function decideRetry(error: unknown, method: HttpMethod, state: RetryState, policy: RetryPolicy, random: () => number): RetryDecision {
-	if (state.attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${state.attempt} attempts` };
-	let serverDelay: number | undefined;
-	let reason: string;
 	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
-		serverDelay = error.retryAfterMs;
-		reason = error instanceof RateLimitedError ? 'rate limited (429)' : 'WORKFLOW_BUSY';
-	} else if (error instanceof ServerError) {
+		const reason = error instanceof RateLimitedError ? 'rate limited (429)' : 'WORKFLOW_BUSY';
+		const refusals = state.refusals ?? 1;
+		// The server's delay as given (the pacing adds the jitter that spreads the clients); without one, backoff.
+		const delay = error.retryAfterMs ?? backoffDelay(refusals, policy, random);
+		const waited = state.quotaWaitedMs ?? 0;
+		if (waited + delay > policy.maxQuotaWaitMs) {
+			return { retry: false, budget: true, reason: `waiting ${delay} ms more would pass the ${policy.maxQuotaWaitMs} ms budget for the quota (${Math.round(waited)} ms waited)` };
+		}
+		return { retry: true, delayMs: delay, reason };
+	}
+	if (state.attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${state.attempt} attempts` };
+	let reason: string;
+	if (error instanceof ServerError) {
 		if (method !== 'GET') return { retry: false, reason: 'a POST is never retried after a 5xx' };
 		reason = `server error ${error.status ?? ''}`.trim();
 	} else if (error instanceof NetworkError) {
@@ -64,14 +87,7 @@ export function decideRetry(error: unknown, method: HttpMethod, state: RetryStat
 	} else {
 		return { retry: false, reason: error instanceof PostWriterError ? error.kind : 'unexpected error' };
 	}
-	let delay: number;
-	if (serverDelay !== undefined) {
-		// Honour the server; add a little jitter so that parallel clients spread out.
-		delay = serverDelay + Math.round(random() * Math.min(250, serverDelay * 0.05 + 20));
-	} else {
-		delay = backoffDelay(state.attempt, policy, random);
-	}
-	delay = Math.min(delay, Math.max(policy.maxDelayMs, serverDelay ?? 0));
+	const delay = Math.min(backoffDelay(state.attempt, policy, random), policy.maxDelayMs);
 	if (state.waitedMs + delay > policy.maxTotalWaitMs) {
 		return { retry: false, reason: `waiting ${delay} ms more would pass the ${policy.maxTotalWaitMs} ms budget` };
 	}

@@ -18,7 +18,7 @@ import { parseRetryDelay } from '../../shared/response';
 import { TEST_KEY, caught, nockClient } from '../helpers/fake';
 
 const HOST = 'https://api.test.example';
-const noRetry = { retry: { maxAttempts: 1 } };
+const noRetry = { retry: { maxAttempts: 1, maxQuotaWaitMs: 0 } };
 afterEach(() => nock.cleanAll());
 
 function expectNoKey(e: unknown) {

@@ -76,22 +76,47 @@ test('a refused connection never reached the server: a POST is retried', async (
 	expect(sleeps).toHaveLength(1);
 });
 
-test('the attempt cap holds', async () => {
-	nock(HOST).get('/api/v1/credits').times(3).reply(429, '', { 'Retry-After': '1' });
+test('the attempt cap holds for a GET after a 5xx', async () => {
+	nock(HOST).get('/api/v1/credits').times(3).reply(500, { error: 'boom' });
 	const { client, sleeps } = nockClient({ retry: { maxAttempts: 3 } });
 	const e = await caught(client.getCredits({}));
-	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(e).toBeInstanceOf(ServerError);
 	expect(sleeps).toHaveLength(2);
 });
 
-test('the total wait cap holds (a Zapier step has 30 s)', async () => {
-	nock(HOST).get('/api/v1/credits').times(10).reply(429, '', { 'Retry-After': '12' });
-	const { client, sleeps } = nockClient({ retry: { maxTotalWaitMs: 30_000, maxAttempts: 10 } });
+test('a refusal is retried until the wait for the quota would pass its budget, however many attempts that takes', async () => {
+	const scope = nock(HOST).get('/api/v1/credits').times(10).reply(429, '', { 'Retry-After': '12' });
+	let now = 1_700_000_000_000;
+	const { client, sleeps } = nockClient({
+		now: () => now,
+		sleep: async (ms) => {
+			sleeps.push(ms);
+			now += ms;
+		},
+		// The attempt cap is for the other retries; it does not bound refusals.
+		retry: { maxAttempts: 2, maxQuotaWaitMs: 30_000 },
+		quotaBudgetSetting: 'Options › Maximum Wait for the Quota',
+	});
 	const e = await caught(client.getCredits({}));
 	expect(e).toBeInstanceOf(RateLimitedError);
-	expect(e.retryAfterMs).toBe(12000);
-	expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(30_000);
+	expect(e.retryAfterMs).toBe(12_000);
+	// Refused at 0, ~12 s and ~24 s: a third wait of 12 s would pass 30 s.
+	expect(scope.pendingMocks()).toHaveLength(1);
 	expect(sleeps).toHaveLength(2);
+	expect(sleeps.every((ms) => ms >= 12_000)).toBe(true);
+	expect(e.message).toMatch(/refused 3 times and waited 2\d s for the quota; one more wait would pass the 30 s allowed \(Options › Maximum Wait for the Quota\)\. The service did not say its quota\. Nothing was charged\./);
+	nock.cleanAll();
+});
+
+test('the budget message names the quota the answers told', async () => {
+	nock(HOST).post('/api/v1/generate').times(5).reply(429, '', { 'Retry-After': '1', 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'RateLimit-Policy': '"generate";q=10;w=1' });
+	let now = 1_700_000_000_000;
+	const { client } = nockClient({ now: () => now, sleep: async (ms) => void (now += ms), retry: { maxQuotaWaitMs: 2_500 } });
+	const e = await caught(client.generatePost({ prompt: 'x' }));
+	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(e.budget).toMatchObject({ budgetMs: 2_500, refusals: 3 });
+	expect(e.message).toMatch(/^Rate limit reached on Generate Post: the call was refused 3 times .* The service allows 10 calls per 1 s[.,].* Nothing was charged\./);
+	nock.cleanAll();
 });
 
 describe('decideRetry', () => {
