@@ -18,7 +18,7 @@ const core = n8nConfig
 	.map((block) => (block.files ? { ...block, files: CORE } : block));
 
 export default [
-	{ ignores: ['n8n/**', 'dist/**', '**/node_modules/**', 'zapier/dist/**', 'zapier/lib/**', 'tools/**', '.e2e/**', 'coverage/**'] },
+	{ ignores: ['n8n/**', 'dist/**', '**/node_modules/**', 'zapier/dist/**', 'zapier/lib/**', 'tools/**', '.e2e/**', '.bench/**', 'coverage/**'] },
 	...core,
 	...tseslint.config({
 		files: OTHER_CODE,

@@ -3,13 +3,16 @@
  * docs/benchmarks.md. Not a test: it measures and reports; it never tunes
  * itself to meet a target.
  *
- *   1. Batches under a quota, against the true limit max((N − Q)/Q × W, N·L/C):
- *      S1 (N = 200, L = 1 s, Q = 10 per 1 s), S2 (N = 200, L = 1 s, Q = 50 per
- *      5 s), S3 (N = 100, L = 0, Q = 10 per 1 s) through Generate, and S4
- *      (N = 50 through Create Guided Post, 500 ms per creation step), each way
- *      on its own sandbox (X-RateLimit-Reset on every answer, as real APIs
+ *   1. Batches under a quota, against the quota-bound limit
+ *      (⌈N/Q⌉ − 1) × W + L (the first window is free; the last call still
+ *      takes its latency L): S1 (N = 200, L = 1 s, Q = 10 per 1 s), S2
+ *      (N = 200, L = 1 s, Q = 50 per 5 s), S3 (N = 100, L = 0, Q = 10 per
+ *      1 s) through Generate, and S4 (N = 50 through Create Guided Post,
+ *      500 ms per creation step, no binding quota: limit N·L/C), each way on
+ *      its own sandbox (X-RateLimit-Reset on every answer, as real APIs
  *      send it):
- *        (a) the n8n node's execute() at the default concurrency,
+ *        (a) the n8n node's execute() with default settings (Options ›
+ *            Concurrency left out: Auto once the node sizes it itself),
  *        (b) at the maximum concurrency, (c) at concurrency 1 (the behaviour
  *            before), N input items in one execution;
  *        (d) a naive loop: raw axios, fixed 1 s wait, 3 tries per item (n8n's
@@ -20,10 +23,22 @@
  *            `npm start` and `npm run test:e2e` install in the cache (S1–S3):
  *            what a user would build instead of the node. Skipped, with the
  *            reason printed, when that n8n is not installed or fails.
- *      The latency-bound scenarios (S1, S2, S4) run their ways side by side,
- *      then S3 (latency 0, bound by the process) runs its ways one by one,
- *      then (e) runs scenario by scenario, one n8n process at a time, with
- *      nothing else running.
+ *      Then one key shared by many runs (issue 18), Q = 10 per 1 s, each way
+ *      beside the baseline (base): the node of main at BASELINE_COMMIT
+ *      (pacing per execution, Concurrency 5), extracted with `git archive`
+ *      into .bench/baseline and loaded with its own modules:
+ *        S5: executions in one process, each its own execute() and context,
+ *            started together: 12 × 10 items, and 4 × 50 (also (b) at
+ *            Concurrency 20); L = 1 s, X-RateLimit-* on every answer;
+ *        S6: 3 node processes (scripts/bench-process.ts, forked with IPC
+ *            before any measured run; all start on one go) × 4 executions ×
+ *            20 items, L = 1 s, with X-RateLimit-*, with Retry-After only,
+ *            and with the IETF RateLimit-Policy / RateLimit fields only;
+ *        S7: one execution of 100 items at L = 5 s and at L = 15 s.
+ *      The latency-bound scenarios (S1, S2, S4–S7) run their ways side by
+ *      side, then S3 (latency 0, bound by the process) runs its ways one by
+ *      one, then (e) runs scenario by scenario, one n8n process at a time,
+ *      with nothing else running.
  *   2. Poll cost: HTTP requests per steady-state poll of each trigger, and the
  *      JSON size of the n8n trigger's static data after 10,000 posts.
  *   3. Footprint: time to require the built Zapier app and the built n8n
@@ -33,7 +48,7 @@
  * (the codex file) sits next to PostWriter.node.ts, and Node's own resolution
  * would load the .json for `./PostWriter.node`.
  *
- * Options: --only S1,S3 (some scenarios only; implies --no-write),
+ * Options: --only S1,S3 (some scenarios only, with their targets; implies --no-write),
  * --no-write (do not touch docs/benchmarks.md), --build (rebuild first;
  * otherwise builds only when dist/ or zapier/dist/ is missing), --no-n8n
  * (skip (e)).
@@ -42,19 +57,26 @@
  * `BENCH_SUMMARY {json}` (one line; see `summaryLine`).
  */
 import axios from 'axios';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, fork, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../n8n/nodes/PostWriter/helpers/fields';
+import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
 import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
 import { poll, runNode } from '../test/n8n/helpers/context';
 import * as n8nRuntime from './lib/n8n-runtime';
+import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runExecutions } from './lib/bench-executions';
+import type { ExecutionOutcome, ExecutionsSpec, NodeKind } from './lib/bench-executions';
+import type { FromChild, ToChild } from './bench-process';
 
 const ROOT = join(__dirname, '..');
+const MAX_CONCURRENCY = fields.MAX_CONCURRENCY;
+/** The fixed default of Options › Concurrency before issue 18 (5); undefined once the node sizes it itself (Auto). */
+const DEFAULT_CONCURRENCY = (fields as unknown as Record<string, unknown>).DEFAULT_CONCURRENCY as number | undefined;
 const args = process.argv.slice(2);
 const only = (() => {
 	const i = args.indexOf('--only');
@@ -109,12 +131,17 @@ function machine() {
 }
 
 // ---------------------------------------------------------------------------
-// 1. Batches under a quota, against the true limit
+// 1. Batches under a quota, against the quota-bound limit
+
+type ScenarioId = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7';
 
 interface Scenario {
-	id: 'S1' | 'S2' | 'S3' | 'S4';
+	id: ScenarioId;
+	/** A part of the scenario (S5: executions × items, S6: the header form, S7: the latency); its results are keyed "<way> <part>". */
+	part?: string;
+	/** Items in all (every execution of every process). */
 	n: number;
-	/** Latency of one call (S1–S3, faults.latencyMs) or of one creation step (S4, creationLatencyMs). */
+	/** Latency of one call (faults.latencyMs) or of one creation step (S4, creationLatencyMs). */
 	latencyMs: number;
 	/** /generate quota per window (S4: none binds; the creation endpoints have a generous default quota). */
 	q?: number;
@@ -122,25 +149,49 @@ interface Scenario {
 	guided?: boolean;
 	/** Ways run side by side (each on its own sandbox): latency-bound runs, where the process is idle most of the time. */
 	sideBySide: boolean;
+	/** Executions started together in each process, each its own execute() and context (S5–S7); S1–S4: one execution of N items. */
+	executions?: number;
+	/** Separate node processes, each running `executions` executions (S6). */
+	processes?: number;
+	/** Sandbox options of the scenario, on top of the common ones (S6: the header form). */
+	sandbox?: Partial<SandboxOptions>;
+	/** The rate-limit fields the answers carry, for the title. */
+	headers: string;
 }
 
 /** Calls per item: one for Generate, four steps for Create Guided Post (ideas, prepare, write, validate). */
 const GUIDED_STEPS = 4;
+const X_RATELIMIT = '`X-RateLimit-Limit`, `-Remaining` and `-Reset` on every answer';
 
 const SCENARIOS: Scenario[] = [
-	{ id: 'S1', n: 200, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true },
-	{ id: 'S2', n: 200, latencyMs: 1000, q: 50, windowMs: 5000, sideBySide: true },
-	{ id: 'S3', n: 100, latencyMs: 0, q: 10, windowMs: 1000, sideBySide: false },
-	{ id: 'S4', n: 50, latencyMs: 500, windowMs: 1000, guided: true, sideBySide: true },
+	{ id: 'S1', n: 200, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S2', n: 200, latencyMs: 1000, q: 50, windowMs: 5000, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S3', n: 100, latencyMs: 0, q: 10, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT },
+	{ id: 'S4', n: 50, latencyMs: 500, windowMs: 1000, guided: true, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S5', part: '12×10', n: 120, executions: 12, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S5', part: '4×50', n: 200, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S6', part: 'X-RateLimit', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT, sandbox: { rateLimitHeaders: 'x-ratelimit' } },
+	{ id: 'S6', part: 'Retry-After', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: 'no rate-limit field on successes, only `Retry-After: <s>` on a 429', sandbox: { rateLimitHeaders: 'retry-after' } },
+	{ id: 'S6', part: 'IETF', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: 'the IETF fields only, `RateLimit-Policy: "generate";q=10;w=1` and `RateLimit: "generate";r=…;t=…` on every answer (no `Retry-After` on a 429)', sandbox: { rateLimitHeaders: 'ietf' } },
+	{ id: 'S7', part: 'L = 5 s', n: 100, executions: 1, latencyMs: 5000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
+	{ id: 'S7', part: 'L = 15 s', n: 100, executions: 1, latencyMs: 15_000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
 ];
+
+/** S5–S7: many executions, processes or long calls, through Post › Generate. */
+const isExecutionScenario = (sc: Scenario) => sc.executions !== undefined;
+const executionCount = (sc: Scenario) => (sc.processes ?? 1) * (sc.executions ?? 1);
+const itemsPerExecution = (sc: Scenario) => sc.n / executionCount(sc);
+const scenarioKey = (sc: Scenario) => (sc.part ? `${sc.id} ${sc.part}` : sc.id);
 
 interface Way {
 	id: string;
 	label: string;
-	/** Items at once (the naive loop: 1; n8n's HTTP Request node: N, it has no cap). */
+	/** Items at once (the naive loop: 1; n8n's HTTP Request node: N, it has no cap; Auto: the most the node may reach, for S4's N·L/C). */
 	concurrency: number;
 	/** What the C column shows instead of `concurrency`. */
 	concurrencyNote?: string;
+	/** Options › Concurrency left out: the node sizes it (Auto, issue 18) or takes its default. */
+	auto?: boolean;
 	run: (sb: Sandbox, scenario: Scenario) => Promise<RunOutcome>;
 	/** Sandbox options of this way on top of the scenario's. */
 	sandbox?: Partial<SandboxOptions>;
@@ -154,14 +205,20 @@ interface RunOutcome {
 	wallMs?: number;
 	/** Printed with the way's log line. */
 	note?: string;
+	/** Executions with at least one failed item (S5–S7). */
+	failedExecutions?: number;
+	/** The first failure messages (at most 2, distinct), printed with the log line. */
+	messages?: string[];
 }
 
 interface BatchResult {
-	scenario: Scenario['id'];
+	scenario: ScenarioId;
+	part?: string;
 	way: string;
 	label: string;
 	concurrency: number;
 	concurrencyNote?: string;
+	auto?: boolean;
 	wallMs: number;
 	limitMs: number;
 	ratio: number;
@@ -173,21 +230,23 @@ interface BatchResult {
 	/** S4: WORKFLOW_BUSY answers of the sandbox, and those surfaced in the output. */
 	busyAnswered: number;
 	busySurfaced: number;
-	/** Paid (S1–S3) or creation-step (S4) calls carried out more than once per item. */
+	/** Paid (S1–S3, S5–S7) or creation-step (S4) calls carried out more than once per item. */
 	doubleCharges: number;
+	/** S5–S7: executions in all, and those with a failed item. */
+	executions?: number;
+	failedExecutions?: number;
 }
 
-/** The true limit: max((N − Q)/Q × W, N·L/C), L the latency of one item (S4: its four steps). */
-function trueLimit(scenario: Scenario, concurrency: number): number {
-	const quota = scenario.q === undefined ? 0 : Math.max(0, ((scenario.n - scenario.q) / scenario.q) * scenario.windowMs);
+/**
+ * The quota-bound limit (⌈N/Q⌉ − 1) × W + L: the first window is free, so the
+ * last of N calls can start only at (⌈N/Q⌉ − 1) × W, and then takes its
+ * latency L (S4: the item's four steps). Without a binding quota (S4), N·L/C
+ * (at least L), C the way's concurrency.
+ */
+function limitOf(scenario: Scenario, concurrency: number): number {
 	const itemLatency = scenario.latencyMs * (scenario.guided ? GUIDED_STEPS : 1);
-	return Math.max(quota, (scenario.n * itemLatency) / concurrency);
-}
-
-/** The quota-bound limit of the maximum-concurrency target: max((N − Q)/Q × W, L). */
-function quotaLimit(scenario: Scenario): number {
-	const quota = scenario.q === undefined ? 0 : ((scenario.n - scenario.q) / scenario.q) * scenario.windowMs;
-	return Math.max(quota, scenario.latencyMs);
+	if (scenario.q !== undefined) return (Math.ceil(scenario.n / scenario.q) - 1) * scenario.windowMs + itemLatency;
+	return Math.max(itemLatency, (scenario.n * itemLatency) / concurrency);
 }
 
 async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
@@ -201,6 +260,7 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 		},
 		...(scenario.guided ? { creationLatencyMs: scenario.latencyMs } : { faults: { latencyMs: scenario.latencyMs } }),
 		rateLimitReset: true,
+		...scenario.sandbox,
 		...way.sandbox,
 		log: (line) => answers.push(line),
 	});
@@ -210,7 +270,7 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 		const outcome = await way.run(sb, scenario);
 		const wallMs = outcome.wallMs ?? performance.now() - started;
 		const { failed, busySurfaced } = outcome;
-		const limitMs = trueLimit(scenario, way.concurrency);
+		const limitMs = limitOf(scenario, way.concurrency);
 		const route = scenario.guided ? /^POST \/api\/v1\/creation\// : /^POST \/api\/v1\/generate/;
 		const sent = answers.filter((l) => route.test(l));
 		const rejected429 = sent.filter((l) => l.endsWith('-> 429')).length;
@@ -220,10 +280,12 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 			: Math.max(0, sb.stats.creditsSpent - succeeded);
 		const result: BatchResult = {
 			scenario: scenario.id,
+			part: scenario.part,
 			way: way.id,
 			label: way.label,
 			concurrency: way.concurrency,
 			concurrencyNote: way.concurrencyNote,
+			auto: way.auto,
 			wallMs,
 			limitMs,
 			ratio: wallMs / limitMs,
@@ -235,9 +297,15 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 			busyAnswered: sent.filter((l) => l.endsWith('-> 409')).length,
 			busySurfaced: busySurfaced ?? 0,
 			doubleCharges,
+			...(isExecutionScenario(scenario) ? { executions: executionCount(scenario), failedExecutions: outcome.failedExecutions ?? 0 } : {}),
 		};
+		const notes = [
+			...(result.executions !== undefined ? [`${result.failedExecutions} / ${result.executions} executions with a failure`] : []),
+			...(outcome.note ? [outcome.note] : []),
+			...(outcome.messages && outcome.messages.length > 0 ? [`first failures: ${outcome.messages.map((m) => JSON.stringify(clip(m, 200))).join(' | ')}`] : []),
+		];
 		log(
-			`${scenario.id} ${way.id}: ${sec(wallMs)} (limit ${sec(limitMs)}, ${result.ratio.toFixed(3)} ×), ${failed} failed, ${result.credits} credits, ${result.requests} requests (${rejected429} × 429)${outcome.note ? `; ${outcome.note}` : ''}`,
+			`${scenarioKey(scenario)} ${way.id}: ${sec(wallMs)} (limit ${sec(limitMs)}, ${result.ratio.toFixed(3)} ×), ${failed} failed, ${result.credits} credits, ${result.requests} requests (${rejected429} × 429, ${pct(result.share429)})${notes.length ? `; ${notes.join('; ')}` : ''}`,
 		);
 		return result;
 	} finally {
@@ -245,9 +313,16 @@ async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
 	}
 }
 
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The first `max` distinct messages. */
+function firstMessages(messages: string[], max = 2): string[] {
+	return [...new Set(messages)].slice(0, max);
+}
+
 const prompts = (n: number) => Array.from({ length: n }, (_, i) => `Benchmark prompt ${i + 1}: what we learned from shipping weekly`);
 
-/** The n8n node's execute(), N input items in one execution, continueOnFail on, at `concurrency` (undefined: the default). */
+/** The n8n node's execute(), N input items in one execution, continueOnFail on, at `concurrency` (undefined: Options › Concurrency left out). */
 function nodeWay(concurrency: number | undefined) {
 	return async (sb: Sandbox, scenario: Scenario): Promise<RunOutcome> => {
 		const options = concurrency === undefined ? {} : { concurrency };
@@ -261,7 +336,7 @@ function nodeWay(concurrency: number | undefined) {
 		});
 		if (output.length !== scenario.n) throw new Error(`n8n: ${output.length} output items for ${scenario.n} input items`);
 		const errors = output.map((o) => o.json.error).filter((e): e is string => typeof e === 'string');
-		return { failed: errors.length, busySurfaced: errors.filter((e) => /WORKFLOW_BUSY/.test(e)).length };
+		return { failed: errors.length, busySurfaced: errors.filter((e) => /WORKFLOW_BUSY/.test(e)).length, messages: firstMessages(errors) };
 	};
 }
 
@@ -280,32 +355,190 @@ async function batchNaive(sb: Sandbox, scenario: Scenario): Promise<RunOutcome> 
 	return { failed };
 }
 
+function outcomeOf(outcomes: ExecutionOutcome[]): RunOutcome {
+	return {
+		failed: outcomes.reduce((sum, o) => sum + o.failed, 0),
+		failedExecutions: outcomes.filter((o) => o.failed > 0).length,
+		messages: firstMessages(outcomes.flatMap((o) => o.messages)),
+	};
+}
+
+/** S5 and S7: the scenario's executions started together in this process, each its own execute() and context, on the new node or the baseline. */
+function executionsWay(kind: NodeKind, concurrency: number | undefined) {
+	return async (sb: Sandbox, scenario: Scenario): Promise<RunOutcome> => {
+		const Node = loadNode(kind, ROOT);
+		const outcomes = await runExecutions(Node, {
+			baseUrl: sb.baseUrl,
+			apiKey: sb.keys.full,
+			executions: scenario.executions ?? 1,
+			items: itemsPerExecution(scenario),
+			concurrency,
+			label: scenarioKey(scenario),
+		});
+		return outcomeOf(outcomes);
+	};
+}
+
+// S6: node processes of their own (scripts/bench-process.ts), forked before any measured run.
+
+/** The worker processes of each S6 way, keyed "<part>|<kind>". */
+const workers = new Map<string, ChildProcess[]>();
+const WORKER_READY_TIMEOUT_MS = 180_000;
+const WORKER_RUN_TIMEOUT_MS = 300_000;
+
+function forkWorker(kind: NodeKind): Promise<ChildProcess> {
+	const child = fork(join(ROOT, 'scripts/bench-process.ts'), [kind], {
+		cwd: ROOT,
+		execArgv: ['-r', 'ts-node/register/transpile-only'],
+		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => fail(new Error(`bench-process (${kind}) not ready after ${sec(WORKER_READY_TIMEOUT_MS)}`)), WORKER_READY_TIMEOUT_MS);
+		const fail = (e: Error) => {
+			clearTimeout(timer);
+			child.kill();
+			reject(e);
+		};
+		child.once('exit', (code) => fail(new Error(`bench-process (${kind}) exited with ${code} before it was ready`)));
+		child.once('message', (m: FromChild) => {
+			clearTimeout(timer);
+			child.removeAllListeners('exit');
+			if (m.type === 'ready') resolve(child);
+			else fail(new Error(`bench-process (${kind}): ${JSON.stringify(m)}`));
+		});
+	});
+}
+
+/** Forks the processes of every S6 way of the run (all at once; their ts-node start-up falls on no measurement). */
+async function prepareWorkers(scenarios: Scenario[]): Promise<void> {
+	const jobs: Array<Promise<void>> = [];
+	for (const sc of scenarios.filter((x) => x.processes !== undefined)) {
+		for (const kind of ['new', 'baseline'] as const) {
+			jobs.push(
+				Promise.all(Array.from({ length: sc.processes ?? 1 }, () => forkWorker(kind))).then((list) => {
+					workers.set(`${sc.part}|${kind}`, list);
+				}),
+			);
+		}
+	}
+	const count = scenarios.reduce((sum, sc) => sum + 2 * (sc.processes ?? 0), 0);
+	if (count === 0) return;
+	log(`1. S6: forking ${count} node processes (scripts/bench-process.ts), before any measured run`);
+	const started = performance.now();
+	await Promise.all(jobs);
+	log(`1. S6: ${count} node processes ready in ${sec(performance.now() - started)}`);
+}
+
+function stopWorkers(): void {
+	for (const list of workers.values()) {
+		for (const child of list) {
+			if (child.exitCode !== null || child.signalCode !== null) continue;
+			if (child.connected) child.send({ type: 'exit' } satisfies ToChild);
+			setTimeout(() => {
+				if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+			}, 3000).unref();
+		}
+	}
+	workers.clear();
+}
+
+function runOnWorker(child: ChildProcess, spec: ExecutionsSpec): Promise<ExecutionOutcome[]> {
+	return new Promise((resolve, reject) => {
+		const done = (e: Error | undefined, outcomes?: ExecutionOutcome[]) => {
+			clearTimeout(timer);
+			child.off('message', onMessage);
+			child.off('exit', onExit);
+			if (e) reject(e);
+			else resolve(outcomes ?? []);
+		};
+		const onMessage = (m: FromChild) => {
+			if (m.type === 'done') done(undefined, m.outcomes);
+			else if (m.type === 'error') done(new Error(`bench-process ${child.pid}: ${m.message}`));
+		};
+		const onExit = (code: number | null) => done(new Error(`bench-process ${child.pid} exited with ${code} during the run`));
+		const timer = setTimeout(() => done(new Error(`bench-process ${child.pid}: no answer after ${sec(WORKER_RUN_TIMEOUT_MS)}`)), WORKER_RUN_TIMEOUT_MS);
+		child.on('message', onMessage);
+		child.once('exit', onExit);
+		child.send({ type: 'go', spec } satisfies ToChild);
+	});
+}
+
+/** S6: every process of the way starts its executions on one 'go'; the wall time runs from the go to the last process's end. */
+function processesWay(kind: NodeKind, concurrency: number | undefined) {
+	return async (sb: Sandbox, scenario: Scenario): Promise<RunOutcome> => {
+		const list = workers.get(`${scenario.part}|${kind}`);
+		if (!list) throw new Error(`no worker processes for ${scenarioKey(scenario)} (${kind})`);
+		const outcomes = await Promise.all(
+			list.map((child, p) =>
+				runOnWorker(child, {
+					baseUrl: sb.baseUrl,
+					apiKey: sb.keys.full,
+					executions: scenario.executions ?? 1,
+					items: itemsPerExecution(scenario),
+					concurrency,
+					label: `${scenarioKey(scenario)} process ${p + 1}`,
+				}),
+			),
+		);
+		return outcomeOf(outcomes.flat());
+	};
+}
+
 /** One small run of each way first, so that no measured way pays for loading and compiling the code. */
 async function warmUp(): Promise<void> {
 	const sb = await startSandbox({ keySeed: 'chaos-bench', credits: 1000 });
 	try {
-		const tiny: Scenario = { id: 'S3', n: 3, latencyMs: 0, windowMs: 1000, sideBySide: false };
+		const tiny: Scenario = { id: 'S3', n: 3, latencyMs: 0, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT };
 		await nodeWay(2)(sb, tiny);
 		await nodeWay(2)(sb, { ...tiny, guided: true });
 		await batchNaive(sb, tiny);
+		const executions: Scenario = { ...tiny, n: 4, executions: 2 };
+		await executionsWay('new', 2)(sb, executions);
+		await executionsWay('baseline', 2)(sb, executions);
 	} finally {
 		await sb.close();
 	}
 }
 
+/** Options › Concurrency left out: Auto (issue 18), or the fixed default of the node before it. */
+const DEFAULT_LABEL = DEFAULT_CONCURRENCY === undefined ? 'Auto' : String(DEFAULT_CONCURRENCY);
+const BASELINE_LABEL = `baseline: main at ${BASELINE_COMMIT} (pacing per execution), Concurrency ${BASELINE_CONCURRENCY}`;
+
+function defaultWay(run: Way['run'], n: number): Way {
+	return {
+		id: '(a)',
+		label: `n8n node, default settings (Concurrency ${DEFAULT_CONCURRENCY === undefined ? 'left out: Auto' : `default ${DEFAULT_CONCURRENCY}`})`,
+		concurrency: DEFAULT_CONCURRENCY ?? Math.min(n, MAX_CONCURRENCY),
+		concurrencyNote: DEFAULT_LABEL,
+		auto: true,
+		run,
+	};
+}
+
 function waysOf(scenario: Scenario): Way[] {
+	if (isExecutionScenario(scenario)) {
+		const perExecution = scenario.executions !== 1 ? ' per execution' : '';
+		const multi = scenario.processes !== undefined;
+		const run = (kind: NodeKind, c: number | undefined) => (multi ? processesWay(kind, c) : executionsWay(kind, c));
+		const ways: Way[] = [{ ...defaultWay(run('new', undefined), itemsPerExecution(scenario)), concurrencyNote: `${DEFAULT_LABEL}${perExecution}` }];
+		if (scenario.id === 'S5' && scenario.part === '4×50') {
+			ways.push({ id: '(b)', label: 'n8n node, Concurrency 20', concurrency: 20, concurrencyNote: `20${perExecution}`, run: run('new', 20) });
+		}
+		ways.push({ id: '(base)', label: BASELINE_LABEL, concurrency: BASELINE_CONCURRENCY, concurrencyNote: `${BASELINE_CONCURRENCY}${perExecution}`, run: run('baseline', BASELINE_CONCURRENCY) });
+		return ways;
+	}
 	const ways: Way[] = [
-		{ id: '(a)', label: `n8n node, default concurrency (${DEFAULT_CONCURRENCY})`, concurrency: DEFAULT_CONCURRENCY, run: nodeWay(undefined) },
+		defaultWay(nodeWay(undefined), scenario.n),
 		{ id: '(b)', label: `n8n node, maximum concurrency (${MAX_CONCURRENCY})`, concurrency: MAX_CONCURRENCY, run: nodeWay(MAX_CONCURRENCY) },
 		{ id: '(c)', label: 'n8n node, concurrency 1 (the behaviour before)', concurrency: 1, run: nodeWay(1) },
 	];
 	if (!scenario.guided) ways.push({ id: '(d)', label: 'naive loop (fixed 1 s wait, 3 tries)', concurrency: 1, run: batchNaive });
 	if (scenario.id === 'S3') {
 		ways.push({
+			...defaultWay(nodeWay(undefined), scenario.n),
 			id: "(a')",
-			label: `n8n node, default concurrency, without X-RateLimit-Reset (limit and remaining only, Retry-After on 429)`,
-			concurrency: DEFAULT_CONCURRENCY,
-			run: nodeWay(undefined),
+			label: `n8n node, default settings, without X-RateLimit-Reset (limit and remaining only, Retry-After on 429)`,
 			sandbox: { rateLimitReset: false },
 		});
 	}
@@ -322,9 +555,21 @@ async function runScenario(scenario: Scenario): Promise<BatchResult[]> {
 }
 
 function scenarioLabel(s: Scenario): string {
-	return s.guided
-		? `${s.id}: N = ${s.n} through Create Guided Post, ${s.latencyMs} ms per creation step (${GUIDED_STEPS} steps: L = ${sec(s.latencyMs * GUIDED_STEPS)} per item), no binding quota`
-		: `${s.id}: N = ${s.n} through Generate, L = ${sec(s.latencyMs)}, Q = ${s.q} per ${sec(s.windowMs)}`;
+	if (s.guided) {
+		return `${s.id}: N = ${s.n} through Create Guided Post, ${s.latencyMs} ms per creation step (${GUIDED_STEPS} steps: L = ${sec(s.latencyMs * GUIDED_STEPS)} per item), no binding quota`;
+	}
+	const quota = `L = ${sec(s.latencyMs)}, Q = ${s.q} per ${sec(s.windowMs)}`;
+	const items = itemsPerExecution(s);
+	switch (s.id) {
+		case 'S5':
+			return `S5 ${s.part}: ${s.executions} executions × ${items} items started together in one process (each its own execute() and context), one key, through Generate, ${quota}, ${s.headers}`;
+		case 'S6':
+			return `S6 ${s.part}: ${s.processes} node processes × ${s.executions} executions × ${items} items (N = ${s.n}), one key, through Generate, ${quota}, ${s.headers}`;
+		case 'S7':
+			return `S7 ${s.part}: one execution of ${s.n} items through Generate, ${quota}, ${s.headers}`;
+		default:
+			return `${s.id}: N = ${s.n} through Generate, ${quota}`;
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -717,15 +962,39 @@ function n8nBatchingNote(ran: boolean, skipped: string[]): string {
 		`(e) is n8n's own HTTP Request node (v${HTTP_NODE_VERSION}) in a real n8n ${n8nRuntime.N8N_VERSION} (\`n8n execute --id … --rawOutput\`, one process at a time, after the other ways): Manual Trigger → Code (the N prompts as items) → HTTP Request, POST /generate with the JSON body {prompt} (Send Body, Using Fields Below) and Authorization: Bearer <key> from a Header Auth credential; ` +
 		'Options › Batching with Items per Batch = Q and Batch Interval (ms) = W, the quota as a user reads it; Settings › Retry On Fail on with n8n\'s defaults (Max. Tries 3, Wait Between Tries 1000 ms) and On Error: Continue (regular output), so a refused item comes out with `error` and counts as failed; Never Error and the full response off (the defaults). ' +
 		"Its wall time is the HTTP Request node's own time in n8n's execution data (`executionTime`, from before its first try to after its last), without n8n's start-up, the trigger and the Code node. " +
-		'The node sends each batch without waiting for the answers, so nothing caps the calls in flight: C = N, and its limit is max((N − Q)/Q × W, L).';
+		'The node sends each batch without waiting for the answers, so nothing caps the calls in flight (C = N); its limit is the quota-bound limit, like every way of S1–S3.';
 	if (skipped.length === 0) return how;
 	return `${how}\n\n**(e) ${ran ? 'left out of' : 'not run'}:** ${skipped.join('; ')}.`;
 }
 
-function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) => BatchResult[], n8nNote: string): string {
+const LIMIT_TEXT =
+	'Quota-bound limit = (⌈N/Q⌉ − 1) × W + L: the first window is free, so the last of N calls at Q per window W can start only at (⌈N/Q⌉ − 1) × W, and it then takes its latency L. No client reaches below it, whatever its concurrency; a way held to C calls at once also needs N·L/C, which shows in its ratio. ' +
+	'S4 has no binding quota: its limit is N·L/C (at least L), with L the item\'s four steps (2 s) and, for the default way, C the most the node may reach there. ' +
+	'Requests are the calls of the operation (POST /generate; in S4 the POST /creation/… steps), refusals included; answered 429 is their share refused by the quota.';
+
+const EXECUTIONS_TEXT =
+	`S5–S7 run the new node's default way (a) (Options › Concurrency left out), in S5 4×50 also at Concurrency 20 (b), side by side with the baseline (base): the node of today's main before issue 18 (commit ${BASELINE_COMMIT}, \`git archive\` into .bench/baseline, its own module instance, pacing per execution) at its Concurrency of ${BASELINE_CONCURRENCY}. ` +
+	"Every execution is its own `execute()` call on its own fake context (test/n8n/helpers/context.ts), with Continue On Fail on, and the executions of a way start together, as n8n runs them; each way has a sandbox of its own, one key. " +
+	'In S6 each process is a separate node process (scripts/bench-process.ts, forked with IPC, each with its own modules, as queue-mode workers are); the processes load their modules first and all start on one go, so that their start-up is not timed. ' +
+	'N is the items of every execution of every process; "executions with a failure" counts the executions with at least one failed item.';
+
+function batchSection(scenarios: Scenario[], resultsOf: (sc: Scenario) => BatchResult[], n8nNote: string): string {
 	const parts = scenarios.map((sc) => {
-		const rows = byScenario(sc.id);
-		const head = ['way', 'C', 'wall time', 'true limit', 'wall ÷ limit', 'failed items', 'credits spent', 'requests sent', 'answered 429', ...(sc.guided ? ['WORKFLOW_BUSY answered / surfaced', 'double charges'] : [])];
+		const rows = resultsOf(sc);
+		const many = isExecutionScenario(sc) && executionCount(sc) > 1;
+		const head = [
+			'way',
+			'C',
+			'wall time',
+			sc.q === undefined ? 'limit N·L/C' : 'quota-bound limit',
+			'wall ÷ limit',
+			'failed items',
+			...(many ? ['executions with a failure'] : []),
+			'credits spent',
+			'requests sent',
+			'answered 429',
+			...(sc.guided ? ['WORKFLOW_BUSY answered / surfaced', 'double charges'] : []),
+		];
 		return (
 			`#### ${scenarioLabel(sc)}\n\n` +
 			table(
@@ -737,6 +1006,7 @@ function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) =>
 					sec(r.limitMs),
 					r.ratio.toFixed(3),
 					r.failed,
+					...(many ? [`${r.failedExecutions} / ${r.executions}`] : []),
 					r.credits,
 					r.requests,
 					`${r.rejected429} (${pct(r.share429)})`,
@@ -745,22 +1015,26 @@ function batchSection(scenarios: Scenario[], byScenario: (id: Scenario['id']) =>
 			)
 		);
 	});
+	const hasExecutions = scenarios.some(isExecutionScenario);
 	return (
-		'### 1. Batches under a quota, against the true limit\n\n' +
-		'True limit = max((N − Q)/Q × W, N·L/C): the first window is free, so N calls at Q per window W need (N − Q)/Q windows of waiting, and C calls at once of latency L need N·L/C. ' +
-		'Requests are the calls of the operation (POST /generate; in S4 the POST /creation/… steps), refusals included.\n\n' +
+		'### 1. Batches under a quota, against the quota-bound limit\n\n' +
+		`${LIMIT_TEXT}\n\n` +
+		(hasExecutions ? `${EXECUTIONS_TEXT}\n\n` : '') +
 		`${n8nNote}\n\n` +
 		parts.join('\n\n')
 	);
 }
 
-/** One line for scripts: `BENCH_SUMMARY {"S1":{"(a)":{…}},…,"targets":{"met":n,"missed":n,"missedNames":[…]}}`. */
+/**
+ * One line for scripts: `BENCH_SUMMARY {"S1":{"(a)":{…}},…,"S5":{"(a) 12×10":{…}},…,"targets":{"met":n,"missed":n,"missedNames":[…]}}`.
+ * The ways of a scenario with parts (S5–S7) are keyed "<way> <part>".
+ */
 function summaryLine(results: BatchResult[], targets: string[][], n8nSkipped: string[]): string {
 	const out: Record<string, unknown> = {};
 	for (const r of results) {
 		const scenario = (out[r.scenario] ??= {}) as Record<string, unknown>;
-		scenario[r.way] = {
-			c: r.concurrency,
+		scenario[r.part ? `${r.way} ${r.part}` : r.way] = {
+			c: r.auto && DEFAULT_CONCURRENCY === undefined ? 'auto' : r.concurrency,
 			wallS: Number((r.wallMs / 1000).toFixed(2)),
 			limitS: Number((r.limitMs / 1000).toFixed(2)),
 			ratio: Number(r.ratio.toFixed(3)),
@@ -769,12 +1043,67 @@ function summaryLine(results: BatchResult[], targets: string[][], n8nSkipped: st
 			requests: r.requests,
 			share429: Number(r.share429.toFixed(4)),
 			...(r.scenario === 'S4' ? { busyAnswered: r.busyAnswered, busySurfaced: r.busySurfaced, doubleCharges: r.doubleCharges } : {}),
+			...(r.executions !== undefined ? { executions: r.executions, failedExecutions: r.failedExecutions, doubleCharges: r.doubleCharges } : {}),
 		};
 	}
 	if (n8nSkipped.length > 0) out.eSkipped = n8nSkipped;
 	const missed = targets.filter((t) => t[2] === 'MISSED').map((t) => t[0]);
 	out.targets = { met: targets.length - missed.length, missed: missed.length, missedNames: missed };
 	return `BENCH_SUMMARY ${JSON.stringify(out)}`;
+}
+
+/** The targets of the batches (section 1), on the ways measured; the default way (a) of the new node, not the baseline. */
+function batchTargets(results: BatchResult[]): string[][] {
+	const find = (id: ScenarioId, way: string, part?: string) => results.find((r) => r.scenario === id && r.way === way && r.part === part);
+	const ratioOf = (r: BatchResult) => `${r.ratio.toFixed(3)} × (${sec(r.wallMs)} / ${sec(r.limitMs)})`;
+	const out: string[][] = [];
+	for (const id of ['S1', 'S2'] as const) {
+		const a = find(id, '(a)');
+		if (!a) continue;
+		const n = SCENARIOS.find((x) => x.id === id)?.n;
+		out.push(
+			[`${id} (a) default settings: wall ≤ 1.10 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.1)],
+			[`${id} (a): 0 failed, credits = N`, `${a.failed} failed, ${a.credits} / ${n} credits`, verdict(a.failed === 0 && a.credits === n)],
+			[`${id} (a): ≤ 5 % of requests answered 429`, pct(a.share429), verdict(a.share429 <= 0.05)],
+		);
+	}
+	const s1b = find('S1', '(b)');
+	if (s1b) out.push(['S1 (b) maximum concurrency: wall ≤ 1.15 × quota-bound limit', ratioOf(s1b), verdict(s1b.ratio <= 1.15)]);
+	const s3a = find('S3', '(a)');
+	const s3d = find('S3', '(d)');
+	if (s3a && s3d) {
+		out.push(
+			['S3 (a): wall ≤ 1.05 × quota-bound limit', ratioOf(s3a), verdict(s3a.ratio <= 1.05)],
+			['S3 (a): ahead of the naive loop (d) in the same run', `${sec(s3a.wallMs)} vs ${sec(s3d.wallMs)}`, verdict(s3a.wallMs < s3d.wallMs)],
+		);
+	}
+	for (const r of results.filter((x) => x.scenario === 'S4')) {
+		out.push([
+			`S4 ${r.way}: 0 failed, 0 WORKFLOW_BUSY surfaced, 0 double charges`,
+			`${r.failed} failed, ${r.busySurfaced} surfaced (${r.busyAnswered} answered), ${r.doubleCharges} double`,
+			verdict(r.failed === 0 && r.busySurfaced === 0 && r.doubleCharges === 0),
+		]);
+	}
+	for (const sc of SCENARIOS.filter(isExecutionScenario)) {
+		const a = find(sc.id, '(a)', sc.part);
+		if (!a) continue;
+		const name = `${sc.id} (a) ${sc.part}`;
+		const executions = a.executions !== undefined && a.executions > 1 ? ` in ${a.failedExecutions} / ${a.executions} executions` : '';
+		if (sc.id === 'S5') {
+			out.push(
+				[`${name}: 0 failed items, credits = items`, `${a.failed} failed${executions}, ${a.credits} / ${sc.n} credits`, verdict(a.failed === 0 && a.credits === sc.n)],
+				[`${name}: ≤ 5 % of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= 0.05)],
+				[`${name}: wall ≤ 1.15 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.15)],
+			);
+		} else if (sc.id === 'S6') {
+			out.push([`${name}: 0 failed items`, `${a.failed} failed${executions}, ${a.credits} / ${sc.n} credits`, verdict(a.failed === 0)]);
+			if (sc.part !== 'Retry-After') out.push([`${name}: ≤ 10 % of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= 0.1)]);
+			out.push([`${name}: wall ≤ 1.25 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.25)]);
+		} else {
+			out.push([`${name}: wall ≤ 1.15 × quota-bound limit`, `${ratioOf(a)}, ${a.failed} failed`, verdict(a.ratio <= 1.15)]);
+		}
+	}
+	return out;
 }
 
 async function main() {
@@ -784,20 +1113,28 @@ async function main() {
 	await loadZapierHelpers();
 	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}`);
 
-	await warmUp();
 	const chosen = SCENARIOS.filter((sc) => !only || only.has(sc.id));
-	// (e) is prepared before any measured run: each n8n command is seconds of CPU.
-	const n8nScenarios = chosen.filter((sc) => !sc.guided);
+	if (chosen.some(isExecutionScenario)) log(`baseline: ${BASELINE_COMMIT} extracted in ${extractBaseline(ROOT)}`);
+	await warmUp();
+	// (e) and the processes of S6 are prepared before any measured run: each n8n command, and each ts-node start-up, is seconds of CPU.
+	const n8nScenarios = chosen.filter((sc) => !sc.guided && !isExecutionScenario(sc));
 	const n8nSkipped: string[] = [];
-	const n8nSetup = await prepareN8nBatching(n8nScenarios).catch((e: unknown) => `preparing n8n failed: ${e instanceof Error ? e.message : String(e)}`);
+	const [n8nSetup] = await Promise.all([
+		prepareN8nBatching(n8nScenarios).catch((e: unknown) => `preparing n8n failed: ${e instanceof Error ? e.message : String(e)}`),
+		prepareWorkers(chosen),
+	]);
 	if (typeof n8nSetup === 'string') {
 		n8nSkipped.push(n8nSetup);
 		log(`1e. (e) not run: ${n8nSetup}`);
 	}
 	const results: BatchResult[] = [];
-	// The latency-bound scenarios side by side (the process mostly waits), then the others.
-	const together = chosen.filter((sc) => sc.sideBySide);
-	for (const list of await Promise.all(together.map((sc) => runScenario(sc)))) results.push(...list);
+	try {
+		// The latency-bound scenarios side by side (the process mostly waits), then the others.
+		const together = chosen.filter((sc) => sc.sideBySide);
+		for (const list of await Promise.all(together.map((sc) => runScenario(sc)))) results.push(...list);
+	} finally {
+		stopWorkers();
+	}
 	for (const sc of chosen.filter((x) => !x.sideBySide)) results.push(...(await runScenario(sc)));
 	// (e) last, one n8n at a time, with nothing else running.
 	if (typeof n8nSetup !== 'string') {
@@ -807,10 +1144,12 @@ async function main() {
 		if (n8nSkipped.length === 0) rmSync(n8nSetup.work, { recursive: true, force: true });
 	}
 	const n8nNote = n8nBatchingNote(results.some((r) => r.way === '(e)'), n8nSkipped);
-	const byScenario = (id: Scenario['id']) => results.filter((r) => r.scenario === id);
-	const find = (id: Scenario['id'], way: string) => results.find((r) => r.scenario === id && r.way === way);
+	const resultsOf = (sc: Scenario) => results.filter((r) => r.scenario === sc.id && r.part === sc.part);
 	if (only) {
-		process.stdout.write(`\n${batchSection(chosen, byScenario, n8nNote)}\n\n${summaryLine(results, [], n8nSkipped)}\n`);
+		const targets = batchTargets(results);
+		process.stdout.write(
+			`\n${batchSection(chosen, resultsOf, n8nNote)}\n\n### Targets\n\n${table(['target', 'measured', 'verdict'], targets)}\n\nbench took ${sec(Date.now() - started)}\n\n${summaryLine(results, targets, n8nSkipped)}\n`,
+		);
 		return;
 	}
 
@@ -842,39 +1181,8 @@ async function main() {
 	const zapierPack = packSize(join(ROOT, 'zapier'));
 
 	// ---- targets
-	const batchTargets: string[][] = [];
-	for (const id of ['S1', 'S2'] as const) {
-		const a = find(id, '(a)');
-		const n = SCENARIOS.find((x) => x.id === id)?.n;
-		if (!a) continue;
-		batchTargets.push(
-			[`${id} (a) default concurrency: wall ≤ 1.10 × true limit`, `${a.ratio.toFixed(3)} × (${sec(a.wallMs)} / ${sec(a.limitMs)})`, verdict(a.ratio <= 1.1)],
-			[`${id} (a): 0 failed, credits = N`, `${a.failed} failed, ${a.credits} / ${n} credits`, verdict(a.failed === 0 && a.credits === n)],
-			[`${id} (a): ≤ 5 % of requests answered 429`, pct(a.share429), verdict(a.share429 <= 0.05)],
-		);
-	}
-	const s1b = find('S1', '(b)');
-	if (s1b) {
-		const bound = quotaLimit(SCENARIOS[0]);
-		batchTargets.push([`S1 (b) maximum concurrency: wall ≤ 1.15 × max((N − Q)/Q × W, L) = ${sec(1.15 * bound)}`, `${(s1b.wallMs / bound).toFixed(3)} × (${sec(s1b.wallMs)} / ${sec(bound)})`, verdict(s1b.wallMs <= 1.15 * bound)]);
-	}
-	const s3a = find('S3', '(a)');
-	const s3d = find('S3', '(d)');
-	if (s3a && s3d) {
-		batchTargets.push(
-			['S3 (a): wall ≤ 1.05 × true limit', `${s3a.ratio.toFixed(3)} × (${sec(s3a.wallMs)} / ${sec(s3a.limitMs)})`, verdict(s3a.ratio <= 1.05)],
-			['S3 (a): ahead of the naive loop (d) in the same run', `${sec(s3a.wallMs)} vs ${sec(s3d.wallMs)}`, verdict(s3a.wallMs < s3d.wallMs)],
-		);
-	}
-	for (const r of byScenario('S4')) {
-		batchTargets.push([
-			`S4 ${r.way}: 0 failed, 0 WORKFLOW_BUSY surfaced, 0 double charges`,
-			`${r.failed} failed, ${r.busySurfaced} surfaced (${r.busyAnswered} answered), ${r.doubleCharges} double`,
-			verdict(r.failed === 0 && r.busySurfaced === 0 && r.doubleCharges === 0),
-		]);
-	}
 	const targets = [
-		...batchTargets,
+		...batchTargets(results),
 		...costs.map((c) => [`${c.trigger}: exactly 1 request per steady-state poll`, `${c.perPoll.min}–${c.perPoll.max} (mean ${c.perPoll.mean.toFixed(2)})`, verdict(c.perPoll.min === 1 && c.perPoll.max === 1)]),
 		['n8n trigger state ≤ 4 KB after 10,000 posts', `${state.bytes} B`, verdict(state.bytes <= 4096)],
 		["Zapier app's own load on top of zapier-platform-core ≤ 25 ms", `${zapierLoad.own.toFixed(1)} ms (total ${zapierLoad.median.toFixed(1)} ms)`, verdict(zapierLoad.own <= 25)],
@@ -883,7 +1191,7 @@ async function main() {
 	];
 
 	const sections: string[] = [];
-	sections.push(batchSection(chosen, byScenario, n8nNote));
+	sections.push(batchSection(chosen, resultsOf, n8nNote));
 	sections.push(
 		`### 2. Poll cost (${POLLS} steady-state polls after activation; 0–3 new items between polls)\n\n` +
 			table(
