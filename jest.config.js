@@ -8,6 +8,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
+	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts'],
 	// nock's interceptor is touched after jest's soft cleanup of globals between files; that cleanup only warns (JEST-01).
 	testEnvironmentOptions: { globalsCleanup: 'off' },
 	maxWorkers: 2,

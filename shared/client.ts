@@ -342,12 +342,12 @@ class ClientCore {
 				policy,
 				this.random,
 			);
+			// A wait that would leave no time before the deadline is not taken: the caller gets the error as the server gave it (a 429 keeps its delay).
+			if (decision.retry && this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			if (!decision.retry) {
 				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals);
 				throw error;
 			}
-			// A wait that would leave no time for the next attempt is not taken: the caller gets the error (a 429 keeps its delay).
-			if (this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: every call of this operation on the key waits this delay (plus the jitter that spreads the clients), then the next attempt goes.

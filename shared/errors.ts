@@ -174,11 +174,16 @@ export interface QuotaBudget {
 	setting?: string;
 }
 
-function budgetText(b: QuotaBudget): string {
-	const minutes = (ms: number) => (ms >= 60_000 ? `${Number((ms / 60_000).toFixed(1))} min` : `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`);
+const duration = (ms: number) => (ms >= 180_000 ? `${Number((ms / 60_000).toFixed(1))} min` : `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`);
+
+/** What ran out: the refusals and the wait so far, or (at the first refusal) a delay longer than the whole budget. */
+function budgetText(b: QuotaBudget, delayMs: number | undefined): string {
 	const quota = b.quota ? ` The service allows ${b.quota}.` : ' The service did not say its quota.';
 	const setting = b.setting ? ` (${b.setting})` : '';
-	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${minutes(b.waitedMs)} for the quota; one more wait would pass the ${minutes(b.budgetMs)} allowed${setting}.${quota}`;
+	if (b.refusals <= 1 && delayMs !== undefined) {
+		return `the service asks to wait ${duration(delayMs)}, longer than the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
+	}
+	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${duration(b.waitedMs)} for the quota; one more wait would pass the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
 }
 
 /** The server refused the call for now: safe to send again later. */
@@ -194,7 +199,7 @@ export class RateLimitedError extends PostWriterError {
 		const { budget, ...rest } = details;
 		super(
 			budget
-				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget)} Nothing was charged. Raise the wait allowed, run fewer executions on this API key at once, or spread them out.`
+				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget, retryAfterMs)} Nothing was charged. ${budget.setting ? `Raise ${budget.setting}, run` : 'Run'} fewer executions on this API key at once, or spread them out.`
 				: `Rate limit reached${on ? ` on ${on}` : ''}: the service asks to wait ${wait} before the next call. Spread the calls out, or lower the batch size.`,
 			{ ...rest, status: details.status ?? 429 },
 			'Retry later; the call was refused and nothing was charged.',
@@ -216,7 +221,7 @@ export class WorkflowBusyError extends PostWriterError {
 		const { budget, ...rest } = details;
 		super(
 			budget
-				? `WORKFLOW_BUSY: another operation kept running on this creation workflow; ${budgetText(budget)} Nothing was charged. Run the steps of one workflow one after the other, then call again.`
+				? `WORKFLOW_BUSY: another operation is still running on this creation workflow; ${budgetText(budget, retryAfterMs)} Nothing was charged. Run the steps of one workflow one after the other, then call again.`
 				: 'WORKFLOW_BUSY: another operation is still running on this creation workflow. Wait for it to finish, then call again.',
 			{ ...rest, code: 'WORKFLOW_BUSY' },
 			'Run the steps of one workflow one after the other, not in parallel.',

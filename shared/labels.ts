@@ -13,6 +13,7 @@ export const OTHER_FIELD_LABELS: Readonly<Record<string, string>> = {
 	notifyBefore: 'Notify Me Before',
 	minCreditsToKeep: 'Minimum Credits to Keep',
 	concurrency: 'Concurrency',
+	maxQuotaWait: 'Maximum Wait for the Quota',
 	ideas: 'Ideas',
 	input: 'Input',
 };

@@ -49,11 +49,15 @@ describe('429: ThrottledError with the server delay', () => {
 		expect(nock.isDone()).toBe(true);
 	});
 
-	test('no delay given: ThrottledError with a default delay', async () => {
-		nock(ORIGIN).get('/api/v1/drafts').query(true).times(4).reply(429, 'Too Many Requests');
+	test('no delay given: retried with backoff within the step budget (not a count), then ThrottledError with a default delay', async () => {
+		const scope = nock(ORIGIN).get('/api/v1/drafts').query(true).times(30).reply(429, 'Too Many Requests');
 		const e = details(await rejection(run('searches', 'listDrafts', bundle({ search: 'x' }))));
 		expect(e.name).toBe('ThrottledError');
 		expect(e.delay).toBeGreaterThan(0);
+		expect(e.message).toMatch(/refused \d+ times and waited .* for the quota/);
+		// More than the old cap of 4 attempts, fewer than the interceptors: the time budget stopped it.
+		expect(30 - scope.pendingMocks().length).toBeGreaterThan(4);
+		nock.cleanAll();
 	}, 30_000);
 });
 

@@ -3,10 +3,13 @@
  * the step's retry budget, and one client per perform.
  */
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
+import { createHash } from 'node:crypto';
 import { BRAND } from '../../shared/brand';
 import { getOperation } from '../../shared/catalogue';
 import { PostWriterClient } from '../../shared/client';
+import { Pacer, PacerRegistry } from '../../shared/pacing';
 import type { RetryPolicy } from '../../shared/retry';
+import { normaliseBaseUrl } from '../../shared/validate';
 import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, Send } from '../../shared/transport';
 
 /** Marks the requests the core reads itself (see middleware.ts). */
@@ -24,7 +27,7 @@ export const CORE_REQUEST = 'postWriterCore';
  * RETRY_BUDGET.maxTotalWaitMs.
  */
 export const STEP_DEADLINE_MS = 25_000;
-export const RETRY_BUDGET: Partial<RetryPolicy> = { maxAttempts: 4, maxTotalWaitMs: 20_000, maxDelayMs: 10_000 };
+export const RETRY_BUDGET: Partial<RetryPolicy> = { maxAttempts: 4, maxTotalWaitMs: 20_000, maxDelayMs: 10_000, maxQuotaWaitMs: 10_000 };
 export const PER_ATTEMPT_TIMEOUT_MS = 20_000;
 
 /** The response headers as a plain record, names in lower case. */
@@ -60,6 +63,19 @@ export function zapierSend(z: ZObject): Send {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * One pacing per API key and base URL in this process (a Zapier container
+ * runs many steps over its life, some at once): the calls of one step
+ * (Create Guided Post's four, a list's pages) and of the steps beside it
+ * share it. Keyed by a SHA-256 digest; dropped after 10 idle minutes.
+ */
+export const PACERS = new PacerRegistry({
+	digest: (text) => createHash('sha256').update(text).digest('hex'),
+	create: () => new Pacer({ sleep: realSleep, now: () => Date.now() }),
+});
+
+let performs = 0;
+
 export interface ClientTuning {
 	retry?: Partial<RetryPolicy>;
 	timeoutMs?: number;
@@ -71,8 +87,18 @@ export interface ClientTuning {
 export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>, tuning: ClientTuning = {}): PostWriterClient {
 	const authData = bundle.authData ?? {};
 	const baseUrl = typeof authData.baseUrl === 'string' && authData.baseUrl.trim() !== '' ? authData.baseUrl : BRAND.defaultBaseUrl;
+	const apiKey = typeof authData.apiKey === 'string' ? authData.apiKey : '';
+	let pacer: Pacer | undefined;
+	try {
+		pacer = PACERS.get(apiKey, normaliseBaseUrl(baseUrl));
+	} catch {
+		// A base URL the client will refuse with its own message: no shared pacing needed.
+	}
+	performs = (performs + 1) % Number.MAX_SAFE_INTEGER;
 	return new PostWriterClient({
 		baseUrl,
+		pacer,
+		party: `perform-${performs}`,
 		send: zapierSend(z),
 		deadline: tuning.deadline ?? Date.now() + STEP_DEADLINE_MS,
 		sleep: realSleep,

@@ -1,9 +1,10 @@
 /**
  * The per-item loop shared by every operation: one client per run (so the
- * pacing, the retry policy and the credit floor see the whole run), items run
- * by a small pool (Options › Concurrency, at most MAX_CONCURRENCY at once),
- * output in input order with pairedItem on every item, continueOnFail
- * honoured, errors mapped once.
+ * retry policy and the credit floor see the whole run; the pacing is the
+ * key's, shared with every other run on it), items run by a pool (Options ›
+ * Concurrency as a hard cap, or Auto: the key's pacing sizes the calls in
+ * flight), output in input order with pairedItem on every item,
+ * continueOnFail honoured, errors mapped once.
  *
  * Without continueOnFail, the first failure stops the run from starting new
  * items; the items already in flight finish (a call is never left half-sent),
@@ -17,14 +18,17 @@ import { ValidationError } from '../../../shared/errors';
 import { createClient } from '../transport';
 import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './fields';
-import { CONCURRENCY, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, OPTIONS } from './fields';
+import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './fields';
+import { describeQuota, formatDuration } from '../../../shared/pacing';
 import { readCreditFloor, readInput } from './input';
 
 export type ItemHandler = (itemIndex: number, client: PostWriterClient) => Promise<IDataObject | IDataObject[]>;
 
 export interface ForEachItemOptions {
-	/** Items run at once (default 1: one after the other). */
-	concurrency?: number;
+	/** Items run at once (default 1: one after the other); 'auto': as many as the key's pacing lets go (at most MAX_CONCURRENCY). */
+	concurrency?: number | 'auto';
+	/** The operation whose calls the Auto hint describes (default: `key`). */
+	hintLane?: OperationKey;
 }
 
 /**
@@ -44,16 +48,34 @@ export async function runPool(count: number, concurrency: number, task: (index: 
 	await Promise.all(Array.from({ length: workers }, async () => await worker()));
 }
 
-/** Options › Concurrency, read once for the run (item 0): a whole number from 1 to MAX_CONCURRENCY. */
-export function readConcurrency(ctx: IExecuteFunctions): number {
+/** Options › Concurrency, read once for the run (item 0): a whole number from 1 to MAX_CONCURRENCY, or 'auto' when left out. */
+export function readConcurrency(ctx: IExecuteFunctions): number | 'auto' {
 	const options = ctx.getNodeParameter(OPTIONS, 0, {}) as IDataObject | undefined;
 	const raw = options && typeof options === 'object' ? options[CONCURRENCY] : undefined;
-	if (raw === undefined || raw === null || raw === '') return DEFAULT_CONCURRENCY;
+	if (raw === undefined || raw === null || raw === '') return 'auto';
 	const n = Number(raw);
 	if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
-		throw new ValidationError(CONCURRENCY, `must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${String(raw)}.`);
+		throw new ValidationError(CONCURRENCY, `must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${String(raw)}. Leave it out for Auto.`);
 	}
 	return n;
+}
+
+/** Options › Maximum Wait for the Quota (minutes) as the retry policy's budget, read once for the run (item 0); undefined when not set. */
+export function readQuotaBudget(ctx: IExecuteFunctions): number | undefined {
+	let options: IDataObject | undefined;
+	try {
+		options = ctx.getNodeParameter(OPTIONS, 0, {}) as IDataObject | undefined;
+	} catch {
+		// An operation without an Options collection: the default budget.
+		return undefined;
+	}
+	const raw = options && typeof options === 'object' ? options[MAX_QUOTA_WAIT] : undefined;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const n = Number(raw);
+	if (!Number.isFinite(n) || n < 0 || n > MAX_QUOTA_WAIT_MINUTES) {
+		throw new ValidationError(MAX_QUOTA_WAIT, `must be a number of minutes from 0 to ${MAX_QUOTA_WAIT_MINUTES}, got ${String(raw)}.`);
+	}
+	return Math.round(n * 60_000);
 }
 
 export async function forEachItem(
@@ -67,7 +89,8 @@ export async function forEachItem(
 	let client: PostWriterClient | undefined;
 	let clientFailure: unknown;
 	try {
-		client = await createClient(this);
+		const maxQuotaWaitMs = readQuotaBudget(this);
+		client = await createClient(this, maxQuotaWaitMs === undefined ? {} : { retry: { maxQuotaWaitMs } });
 	} catch (error) {
 		clientFailure = error;
 	}
@@ -92,14 +115,31 @@ export async function forEachItem(
 		outputs[itemIndex] = [{ json: { error: errorItemText(failure, nodeError, key) }, pairedItem: { item: itemIndex } }];
 	};
 
-	await runPool(items.length, options.concurrency ?? 1, runItem, () => stop !== undefined);
+	const concurrency = options.concurrency ?? 1;
+	await runPool(items.length, concurrency === 'auto' ? MAX_CONCURRENCY : concurrency, runItem, () => stop !== undefined);
 	if (stop) throw stop;
+	const lane = options.hintLane ?? key;
+	if (concurrency === 'auto' && client && lane && items.length > 1) autoHint(this, client, lane);
 	return outputs.flat();
 }
 
-/** The concurrency of the run, a wrong value reported on the node (whatever continueOnFail says: nothing was sent). */
-export function concurrencyOf(ctx: IExecuteFunctions, key: OperationKey): number {
+/** What Auto did, in the output pane: the calls at once, and from what. */
+function autoHint(ctx: IExecuteFunctions, client: PostWriterClient, lane: OperationKey): void {
+	const report = client.pacer.report(lane);
+	if (report.peakInFlight === 0 || typeof ctx.addExecutionHints !== 'function') return;
+	const quota = describeQuota(report);
+	const latency = report.latencyMs === undefined ? '' : `, answers in about ${formatDuration(report.latencyMs)}`;
+	const basis = quota ? `the quota the service reported (${quota})${latency}` : `no quota reported by the service: grown while no call was refused, halved on a refusal${latency}`;
+	ctx.addExecutionHints({
+		message: `Concurrency Auto: up to ${report.peakInFlight} call${report.peakInFlight === 1 ? '' : 's'} at once on this API key, from ${basis}. Set Options › Concurrency to cap it.`,
+		location: 'outputPane',
+	});
+}
+
+/** The concurrency of the run, a wrong value reported on the node (whatever continueOnFail says: nothing was sent). The quota budget is checked here too. */
+export function concurrencyOf(ctx: IExecuteFunctions, key: OperationKey): number | 'auto' {
 	try {
+		readQuotaBudget(ctx);
 		return readConcurrency(ctx);
 	} catch (error) {
 		throw toNodeError(ctx.getNode(), error, 0, key);

@@ -10,6 +10,8 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 import type { FieldSpec, OperationKey, OperationSpec, Resource } from '../../../shared/catalogue';
 import { OPERATION_KEYS, costSentence, getOperation, isListOperation, operationsByResource, spendsCredits } from '../../../shared/catalogue';
 import { OTHER_FIELD_LABELS } from '../../../shared/labels';
+import { AUTO_IN_FLIGHT } from '../../../shared/pacing';
+import { DEFAULT_RETRY_POLICY } from '../../../shared/retry';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';
@@ -28,16 +30,20 @@ export const OPTIONS = 'options';
 export const MIN_CREDITS_TO_KEEP = 'minCreditsToKeep';
 export const CONCURRENCY = 'concurrency';
 
+export const MAX_QUOTA_WAIT = 'maxQuotaWait';
+
 /**
- * Items run at once by default. A paid call runs an AI model and takes
- * seconds, so a batch is bound by latency: 5 at once is about 5 times faster
- * than one by one. The API does not publish its quotas (docs/api-v1.md,
- * Limits); at 1 s a call, 5 at once is 5 calls a second, which fits a quota of
- * a few calls a second without a 429, and the shared pacing covers the rest.
+ * Options › Concurrency left out is Auto: the calls in flight are sized from
+ * what the answers show (the quota per window and the measured latency,
+ * Little's law; without rate-limit headers, AIMD), by the pacing that every
+ * run on the key shares (shared/pacing.ts). A number set is a hard cap.
  */
-export const DEFAULT_CONCURRENCY = 5;
-/** Most items run at once: past it, the quota (not the latency) bounds any realistic batch, and the run only holds more calls waiting. */
-export const MAX_CONCURRENCY = 20;
+export const MAX_CONCURRENCY = AUTO_IN_FLIGHT.max;
+/** The value the option starts with when it is added to the Options. */
+export const CONCURRENCY_WHEN_ADDED = 10;
+/** Options › Maximum Wait for the Quota, in minutes: how long a refused call (429, WORKFLOW_BUSY) keeps trying. */
+export const DEFAULT_MAX_QUOTA_WAIT_MINUTES = DEFAULT_RETRY_POLICY.maxQuotaWaitMs / 60_000;
+export const MAX_QUOTA_WAIT_MINUTES = 60;
 
 export type FieldOverrides = Record<string, Partial<INodeProperties>>;
 
@@ -48,6 +54,8 @@ export interface OperationFieldsOptions {
 	optional?: readonly string[];
 	/** Extra entries for the Options collection. */
 	extraOptions?: INodeProperties[];
+	/** Parameters shown after the fields and before the Options collection (Return All / Limit of the lists). */
+	before?: INodeProperties[];
 }
 
 /** n8n writes one-sentence descriptions without the final period. */
@@ -285,8 +293,20 @@ export function concurrencyOption(): INodeProperties {
 		name: CONCURRENCY,
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-		default: DEFAULT_CONCURRENCY,
-		description: `How many items are sent to the service at once, from 1 to ${MAX_CONCURRENCY} (${DEFAULT_CONCURRENCY} when not set). Output items keep the input order. All items share one pacing: on a rate limit every call waits the delay the service asks for.`,
+		default: CONCURRENCY_WHEN_ADDED,
+		description: `Most items sent to the service at once, from 1 to ${MAX_CONCURRENCY}. Leave this option out for Auto: the node sizes the calls in flight from the quota the service reports and how long its answers take, shared with every run on the same API key. Output items keep the input order.`,
+	};
+}
+
+/** Options › Maximum Wait for the Quota, on every operation: the time budget of a call the service refuses for now (429, WORKFLOW_BUSY). */
+export function maxQuotaWaitOption(): INodeProperties {
+	return {
+		displayName: OTHER_FIELD_LABELS[MAX_QUOTA_WAIT],
+		name: MAX_QUOTA_WAIT,
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_QUOTA_WAIT_MINUTES, numberPrecision: 1 },
+		default: DEFAULT_MAX_QUOTA_WAIT_MINUTES,
+		description: `Minutes a call refused by the rate limit (429) or WORKFLOW_BUSY keeps waiting and trying again before its item fails (${DEFAULT_MAX_QUOTA_WAIT_MINUTES} when not set). A refused call was not carried out and cost nothing.`,
 	};
 }
 
@@ -346,7 +366,8 @@ export function specFields(
 /**
  * Every parameter of a catalogue operation, shown only for its resource and
  * operation: its fields (see specFields), then the Options collection
- * (credit floor on paid operations, concurrency on all but the lists).
+ * (credit floor on paid operations, concurrency on all but the lists, the
+ * quota's time budget on all).
  */
 export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
 	const spec = getOperation(key);
@@ -355,9 +376,10 @@ export function operationFields(key: OperationKey, options: OperationFieldsOptio
 	const extra = [
 		...(spendsCredits(key) ? [creditFloorOption()] : []),
 		...(isListOperation(key) ? [] : [concurrencyOption()]),
+		maxQuotaWaitOption(),
 		...(options.extraOptions ?? []),
 	];
-	return [...out, ...optionsCollection(display, extra)];
+	return [...out, ...(options.before ?? []), ...optionsCollection(display, extra)];
 }
 
 /** Return All / Limit for list operations. */

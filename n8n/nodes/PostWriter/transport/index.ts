@@ -14,6 +14,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
 
 import type { PostWriterClient } from '../../../shared/client';
 import type { RetryPolicy } from '../../../shared/retry';
@@ -21,6 +22,8 @@ import type { HeaderValue, Send } from '../../../shared/transport';
 import { BRAND } from '../../../shared/brand';
 import { PostWriterClient as Client } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
+import { Pacer, PacerRegistry } from '../../../shared/pacing';
+import { normaliseBaseUrl } from '../../../shared/validate';
 import { errorTexts } from '../helpers/errors';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -53,24 +56,51 @@ export function createSend(ctx: PostWriterContext): Send {
 	};
 }
 
+/**
+ * One pacing per API key and base URL in this n8n process: every execution,
+ * trigger poll and list search on the key shares it (the service counts its
+ * quota per key). Created on first use, dropped after 10 idle minutes, keyed
+ * by a SHA-256 digest (no key is held in clear). Queue-mode workers are
+ * processes of their own: they cooperate through the answers' rate-limit
+ * headers (see shared/pacing.ts).
+ */
+export const PACERS = new PacerRegistry({
+	digest: (text) => createHash('sha256').update(text).digest('hex'),
+	create: () => new Pacer({ sleep, now: () => Date.now() }),
+});
+
+/** Each client is a party of the key's pacing: executions are served round robin. */
+let parties = 0;
+function newParty(): string {
+	parties = (parties + 1) % Number.MAX_SAFE_INTEGER;
+	return `run-${parties}`;
+}
+
 export interface ClientSettings {
 	retry?: Partial<RetryPolicy>;
 	/** Absolute time (ms) no request may outlive (see the core's ClientOptions.deadline). */
 	deadline?: number;
 }
 
-/** A client on the node's credential: base URL normalised, n8n's sleep, the key registered for redaction. */
+/** The setting that sets the quota's time budget, as the node names it. */
+export const QUOTA_BUDGET_SETTING = 'Options › Maximum Wait for the Quota';
+
+/** A client on the node's credential: base URL normalised, n8n's sleep, the key's shared pacing, the key registered for redaction. */
 export async function createClient(ctx: PostWriterContext, settings: ClientSettings = {}): Promise<PostWriterClient> {
 	const credentials = await ctx.getCredentials(BRAND.n8nCredentialName);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	try {
+		const baseUrl = normaliseBaseUrl(String(credentials.baseUrl ?? BRAND.defaultBaseUrl));
 		return new Client({
-			baseUrl: String(credentials.baseUrl ?? BRAND.defaultBaseUrl),
+			baseUrl,
 			send: createSend(ctx),
 			sleep,
 			apiKey,
 			retry: settings.retry,
 			deadline: settings.deadline,
+			pacer: PACERS.get(apiKey, baseUrl),
+			party: newParty(),
+			quotaBudgetSetting: QUOTA_BUDGET_SETTING,
 			onRetry: (event) =>
 				ctx.logger.info(`${BRAND.displayName}: ${event.operation} ${event.reason}; attempt ${event.attempt} waits ${event.delayMs} ms`),
 		});

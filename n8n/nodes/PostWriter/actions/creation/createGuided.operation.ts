@@ -11,7 +11,7 @@ import type { GuidedInput } from '../../../../shared/guided';
 import { GUIDED_OPERATION } from '../../../../shared/catalogue';
 import { guidedInputFrom, runGuided } from '../../../../shared/guided';
 import { concurrencyOf, forEachItem } from '../../helpers/execute';
-import { actionOf, concurrencyOption, imperative, optionsCollection, sentence, showFor, specFields } from '../../helpers/fields';
+import { actionOf, concurrencyOption, imperative, maxQuotaWaitOption, optionsCollection, sentence, showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
 import { readFields } from '../../helpers/input';
 
@@ -64,7 +64,7 @@ const OVERRIDES: FieldOverrides = {
 
 export const description: INodeProperties[] = [
 	...specFields(GUIDED_OPERATION.fields, display, OVERRIDES),
-	...optionsCollection(display, [concurrencyOption()]),
+	...optionsCollection(display, [concurrencyOption(), maxQuotaWaitOption()]),
 ];
 
 /** The parameters of one item → the run's input (the mapping is the core's, shared with Zapier). */

@@ -5,7 +5,7 @@ import { operationFields, paginationFields } from '../../helpers/fields';
 
 const KEY = 'listDrafts';
 
-export const description: INodeProperties[] = [...operationFields(KEY), ...paginationFields('draft', 'getMany')];
+export const description: INodeProperties[] = operationFields(KEY, { before: paginationFields('draft', 'getMany') });
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await listForEachItem.call(this, items, KEY);

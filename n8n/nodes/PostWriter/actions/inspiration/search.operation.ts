@@ -5,7 +5,7 @@ import { operationFields, paginationFields } from '../../helpers/fields';
 
 const KEY = 'searchInspirations';
 
-export const description: INodeProperties[] = [...operationFields(KEY), ...paginationFields('inspiration', 'search')];
+export const description: INodeProperties[] = operationFields(KEY, { before: paginationFields('inspiration', 'search') });
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await listForEachItem.call(this, items, KEY);

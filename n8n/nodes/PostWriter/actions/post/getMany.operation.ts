@@ -7,18 +7,19 @@ import { operationFields, paginationFields, showFor } from '../../helpers/fields
 
 const KEY = 'listPosts';
 
-export const description: INodeProperties[] = [
-	...operationFields(KEY),
-	...paginationFields('post', 'getMany'),
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return the ID, text, publication time, URL and every metric the service sent as flat fields instead of the whole record',
-		displayOptions: showFor('post', 'getMany'),
-	},
-];
+export const description: INodeProperties[] = operationFields(KEY, {
+	before: [
+		...paginationFields('post', 'getMany'),
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return the ID, text, publication time, URL and every metric the service sent as flat fields instead of the whole record',
+			displayOptions: showFor('post', 'getMany'),
+		},
+	],
+});
 
 /** The metrics among the catalogue's output fields of the operation (`metrics__likes` → `likes`). */
 const METRIC_PREFIX = 'metrics__';

@@ -5,7 +5,7 @@ import { operationFields, paginationFields } from '../../helpers/fields';
 
 const KEY = 'listWritingProfiles';
 
-export const description: INodeProperties[] = [...operationFields(KEY), ...paginationFields('writingProfile', 'getMany')];
+export const description: INodeProperties[] = operationFields(KEY, { before: paginationFields('writingProfile', 'getMany') });
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await listForEachItem.call(this, items, KEY);

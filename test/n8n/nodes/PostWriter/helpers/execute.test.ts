@@ -9,7 +9,8 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { startSandbox } from '../../../../../sandbox';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/fields';
+import { CONCURRENCY_WHEN_ADDED, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/fields';
+import { AUTO_IN_FLIGHT } from '../../../../../shared/pacing';
 import { runPool } from '../../../../../n8n/nodes/PostWriter/helpers/execute';
 import { PostWriter } from '../../../../../n8n/nodes/PostWriter/PostWriter.node';
 import { isListOperation, OPERATION_KEYS, getOperation } from '../../../../../shared/catalogue';
@@ -57,22 +58,32 @@ const items = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { prom
 const params = (options: Record<string, unknown> = {}) => ({ resource: 'post', operation: 'generate', prompt: '={{ $json.prompt }}', options });
 
 describe('Options › Concurrency', () => {
-	test(`default ${DEFAULT_CONCURRENCY} at once; output in input order, each item paired with its input`, async () => {
+	test('Auto by default: a few calls first, more as the answers come and none is refused; output in input order, each item paired with its input', async () => {
 		const { transport, stats } = scriptedTransport();
-		const { output } = await runNode({ credentials, params: params(), items: items(23), transport });
-		expect(stats.maxInFlight).toBe(DEFAULT_CONCURRENCY);
-		expect(output.map((o) => o.pairedItem)).toEqual(items(23).map((_, i) => ({ item: i })));
-		expect(output.map((o) => (o.json.proposals as string[])[0])).toEqual(items(23).map((_, i) => `post for item ${i}`));
+		const { output } = await runNode({ credentials, params: params(), items: items(40), transport });
+		// Without rate-limit headers: slow start from AUTO_IN_FLIGHT.initial, one more per answer while none is refused.
+		expect(stats.maxInFlight).toBeGreaterThan(AUTO_IN_FLIGHT.initial);
+		expect(stats.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENCY);
+		expect(output.map((o) => o.pairedItem)).toEqual(items(40).map((_, i) => ({ item: i })));
+		expect(output.map((o) => (o.json.proposals as string[])[0])).toEqual(items(40).map((_, i) => `post for item ${i}`));
 		// Items are started in input order.
-		expect(stats.sentItems.slice(0, DEFAULT_CONCURRENCY)).toEqual([0, 1, 2, 3, 4]);
+		expect(stats.sentItems.slice(0, AUTO_IN_FLIGHT.initial)).toEqual([0, 1, 2]);
 	});
 
-	test.each([1, 3, MAX_CONCURRENCY])('concurrency %i: at most that many calls in flight', async (concurrency) => {
+	test.each([1, 3])('concurrency %i: at most that many calls in flight', async (concurrency) => {
 		const { transport, stats } = scriptedTransport();
 		const { output } = await runNode({ credentials, params: params({ concurrency }), items: items(30), transport });
 		expect(stats.maxInFlight).toBe(concurrency);
 		expect(output).toHaveLength(30);
 		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual([...Array(30).keys()]);
+	});
+
+	test(`concurrency ${MAX_CONCURRENCY} is a cap, not a start: the key's pacing still grows from a few calls`, async () => {
+		const { transport, stats } = scriptedTransport();
+		const { output } = await runNode({ credentials, params: params({ concurrency: MAX_CONCURRENCY }), items: items(30), transport });
+		expect(stats.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENCY);
+		expect(stats.sentItems.slice(0, AUTO_IN_FLIGHT.initial)).toEqual([0, 1, 2]);
+		expect(output).toHaveLength(30);
 	});
 
 	test('continueOnFail: a failed item gets its error in place, the others go on', async () => {
@@ -100,9 +111,9 @@ describe('Options › Concurrency', () => {
 
 	test(`a concurrency outside 1–${MAX_CONCURRENCY} is refused before any call, naming the option`, async () => {
 		const { transport, stats } = scriptedTransport();
-		const error = await runNodeError({ credentials, params: params({ concurrency: 50 }), items: items(3), transport, continueOnFail: true });
+		const error = await runNodeError({ credentials, params: params({ concurrency: 500 }), items: items(3), transport, continueOnFail: true });
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(`${error.message} ${error.description ?? ''}`).toMatch(/Concurrency.*1 to 20.*50/);
+		expect(`${error.message} ${error.description ?? ''}`).toMatch(new RegExp(`Concurrency.*1 to ${MAX_CONCURRENCY}.*500.*Auto`));
 		expect(stats.sentItems).toEqual([]);
 	});
 
@@ -113,10 +124,12 @@ describe('Options › Concurrency', () => {
 			const options = props.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes(spec.action) && p.displayOptions?.show?.resource?.includes(spec.resource));
 			const concurrency = (options?.options as Array<{ name: string; default?: unknown; typeOptions?: { maxValue?: number } }> | undefined)?.find((o) => o.name === 'concurrency');
 			if (isListOperation(key)) expect({ key, concurrency }).toEqual({ key, concurrency: undefined });
-			else expect({ key, default: concurrency?.default, max: concurrency?.typeOptions?.maxValue }).toEqual({ key, default: DEFAULT_CONCURRENCY, max: MAX_CONCURRENCY });
+			else expect({ key, default: concurrency?.default, max: concurrency?.typeOptions?.maxValue }).toEqual({ key, default: CONCURRENCY_WHEN_ADDED, max: MAX_CONCURRENCY });
+			// Every operation has the quota's time budget.
+			expect({ key, budget: (options?.options as Array<{ name: string }>).some((o) => o.name === 'maxQuotaWait') }).toEqual({ key, budget: true });
 		}
 		const guided = props.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('createGuided'));
-		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency']);
+		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency', 'maxQuotaWait']);
 	});
 });
 
