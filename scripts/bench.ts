@@ -1231,7 +1231,8 @@ async function main() {
 		const header =
 			'# Benchmarks\n\n' +
 			'Produced by `npm run bench` (`scripts/bench.ts`, run with `ts-node --transpile-only --prefer-ts-exts`), against the sandbox on 127.0.0.1. ' +
-			'The figures below are rewritten by each run; the notes at the end are kept.\n\n' +
+			'The figures below are rewritten by each run; the notes at the end are kept. ' +
+			'Section 1 measures each batch against its quota-bound limit (⌈N/Q⌉ − 1) × W + L (the first window is free; the last call still takes its latency L; S4, without a binding quota: N·L/C).\n\n' +
 			`Run of ${new Date().toISOString()}: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\`, ${build}.\n\n` +
 			table(['machine', ''], [
 				['CPUs (`nproc`)', m.nproc],
