@@ -93,7 +93,7 @@ const SHARE_DECREASE = 0.7;
  * - `count` (no reset time): `remaining` as counted for the call `ticket`.
  */
 type Estimate =
-	| { kind: 'window'; limit: number; base: number; external: number; resetAt?: number }
+	| { kind: 'window'; limit: number; base: number; external: number; resetAt?: number; /** resetAt foretold from the window's length, not yet told by an answer. */ predicted?: boolean }
 	| { kind: 'count'; remaining: number; ticket: number };
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
@@ -141,6 +141,12 @@ interface Lane {
 	pausedUntil: number;
 	/** The answers give the window's end to the millisecond: the fixed-window estimate is exact, no sliding window needed while alone. */
 	exactReset: boolean;
+	/** For the window's length: the longest span from a send to its window's end, the latest reset, the least gap between resets. */
+	spanMs?: number;
+	lastReset?: number;
+	gapMs?: number;
+	/** How much later than foretold the windows ended (ms). */
+	lateMs: number;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -217,6 +223,7 @@ export class Pacer {
 				informed: false,
 				pausedUntil: 0,
 				exactReset: false,
+				lateMs: 0,
 			};
 			this.lanes.set(name, lane);
 		}
@@ -238,9 +245,28 @@ export class Pacer {
 		return e.kind === 'window' ? e.limit - (lane.sent - e.base) - e.external : e.remaining - (lane.sent - e.ticket);
 	}
 
-	/** The window ended: a full one starts (when the limit is known), counting the calls sent after `base`. */
-	private rollOver(lane: Lane, base = lane.sent): void {
-		lane.estimate = lane.limit === undefined ? undefined : { kind: 'window', limit: lane.limit, base, external: 0 };
+	/**
+	 * The window ended (at `endedAt`, when known): a full one starts (when the limit is known), counting
+	 * the calls sent after `base`. With the window's length known, its end is foretold, so that a quota
+	 * spent before any answer came back (slow calls) is not waited on for those answers.
+	 */
+	private rollOver(lane: Lane, base = lane.sent, endedAt?: number): void {
+		if (lane.limit === undefined) {
+			lane.estimate = undefined;
+		} else {
+			const e: Estimate = { kind: 'window', limit: lane.limit, base, external: 0 };
+			const w = lane.windowMs;
+			if (endedAt !== undefined && w !== undefined && w > 0 && lane.exactReset) {
+				const now = this.now();
+				// A window often starts with its first call, a little after the last one ended: foretell its end a little late, never early.
+				const margin = Math.min(w / 4, Math.max(20, 0.02 * w, 2 * lane.lateMs));
+				let next = endedAt + w + margin;
+				if (next <= now) next += Math.ceil((now - next + 1) / w) * w;
+				e.resetAt = next;
+				e.predicted = true;
+			}
+			lane.estimate = e;
+		}
 		while (lane.sendTimes.length > 0 && lane.sendTimes[0][0] <= base) lane.sendTimes.shift();
 	}
 
@@ -313,7 +339,8 @@ export class Pacer {
 	private pruneRecent(lane: Lane, now: number): void {
 		const w = lane.windowMs ?? 1_000;
 		const keep = w + this.margin(lane) + 2 * (lane.latencyMs ?? 0) + 1_000;
-		while (lane.recent.length > 0 && lane.recent[0][1] < now - keep) lane.recent.shift();
+		// A call still in flight stays: its answer (and those of the calls after it) will need it.
+		while (lane.recent.length > 0 && lane.recent[0][1] < now - keep && !lane.flying.has(lane.recent[0][0])) lane.recent.shift();
 		if (lane.recent.length > 8 * AUTO_IN_FLIGHT.max) lane.recent.splice(0, lane.recent.length - 8 * AUTO_IN_FLIGHT.max);
 		while (lane.used.length > 0 && lane.used[0][0] < now - 2 * w) lane.used.shift();
 		if (lane.used.length > 4 * AUTO_IN_FLIGHT.max) lane.used.splice(0, lane.used.length - 4 * AUTO_IN_FLIGHT.max);
@@ -430,11 +457,11 @@ export class Pacer {
 				if (lane.pausedUntil === target) lane.pausedUntil = 0;
 				// The server's delay covers the window that refused the call.
 				const e = lane.estimate;
-				if (e && (e.kind === 'count' || (e.resetAt !== undefined && e.resetAt <= target))) this.rollOver(lane);
+				if (e && (e.kind === 'count' || (e.resetAt !== undefined && e.resetAt <= target))) this.rollOver(lane, lane.sent, e.kind === 'window' ? e.resetAt : undefined);
 				continue;
 			}
 			const e = lane.estimate;
-			if (e?.kind === 'window' && e.resetAt !== undefined && now >= e.resetAt) this.rollOver(lane);
+			if (e?.kind === 'window' && e.resetAt !== undefined && now >= e.resetAt) this.rollOver(lane, lane.sent, e.resetAt);
 			if (this.allowance(lane) > 0) {
 				// The quota allows it; this client's share of the window and the calls in flight may still hold it.
 				const at = this.slidingWait(lane, now);
@@ -456,7 +483,7 @@ export class Pacer {
 				await this.sleep(resetAt - now);
 				// The wait is the proof that the window ended, whatever the clock says.
 				const after = lane.estimate;
-				if (after?.kind === 'window' && after.resetAt === resetAt) this.rollOver(lane);
+				if (after?.kind === 'window' && after.resetAt === resetAt) this.rollOver(lane, lane.sent, resetAt);
 				continue;
 			}
 			// The quota is spent and its end unknown: the answers of the calls in flight will tell.
@@ -521,10 +548,7 @@ export class Pacer {
 			lane.limit = window.limit;
 			lane.informed = true;
 		}
-		if (window?.resetAt !== undefined && !lane.windowStated && window.resetAt > slot.sentAt) {
-			// The call was counted in a window that ends at resetAt: the window is at least that long.
-			lane.windowMs = Math.min(3_600_000, Math.max(lane.windowMs ?? 0, window.resetAt - slot.sentAt));
-		}
+		if (window?.resetAt !== undefined && !lane.windowStated) this.learnWindowLength(lane, slot, window.resetAt);
 		if (outcome === 'refused') {
 			const i = lane.recent.findIndex(([t]) => t === slot.ticket);
 			if (i >= 0) lane.recent.splice(i, 1);
@@ -542,6 +566,22 @@ export class Pacer {
 			this.learn(lane, slot.ticket, window.remaining, window.resetAt);
 		}
 		this.wake();
+	}
+
+	/**
+	 * The window's length from the reset times: at least the span from a send to the end of the window it was
+	 * counted in, and at most the least gap between two reset times (fixed windows end a whole number of windows apart).
+	 */
+	private learnWindowLength(lane: Lane, slot: Slot, resetAt: number): void {
+		if (resetAt > slot.sentAt) lane.spanMs = Math.min(3_600_000, Math.max(lane.spanMs ?? 0, resetAt - slot.sentAt));
+		if (lane.lastReset !== undefined && Math.abs(resetAt - lane.lastReset) > 50) {
+			const gap = Math.abs(resetAt - lane.lastReset);
+			lane.gapMs = Math.min(lane.gapMs ?? Infinity, gap);
+		}
+		lane.lastReset = Math.max(lane.lastReset ?? resetAt, resetAt);
+		const low = lane.spanMs ?? 0;
+		const w = lane.gapMs !== undefined && lane.gapMs >= low ? lane.gapMs : low;
+		if (w > 0) lane.windowMs = w;
 	}
 
 	/** A refusal: halve the calls in flight (once per round trip) and, while others use the key, the share. */
@@ -604,16 +644,20 @@ export class Pacer {
 			// The window this call was counted in ended at `resetAt`: a new one began then, and the calls sent since count against it.
 			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now) return;
 			const base = this.ticketsBefore(lane, resetAt);
-			if (known === undefined || known.kind === 'count' || base > known.base) this.rollOver(lane, base);
+			if (known === undefined || known.kind === 'count' || base > known.base) this.rollOver(lane, base, resetAt);
 			return;
 		}
 		let e: Estimate;
 		if (known === undefined || known.kind === 'count') {
 			// A first window: every call sent so far may count against it.
 			e = { kind: 'window', limit, base: known === undefined ? 0 : Math.min(known.ticket, ticket - 1), external: 0, resetAt };
+		} else if (known.predicted && known.resetAt !== undefined && resetAt > known.resetAt - w50(lane)) {
+			// The end of a foretold window, now told: keep the answer's, and learn how late the foretelling was.
+			if (resetAt > known.resetAt) lane.lateMs = Math.max(0.9 * lane.lateMs, resetAt - known.resetAt);
+			e = { kind: 'window', limit, base: Math.min(known.base, ticket - 1), external: known.external, resetAt };
 		} else if (known.resetAt === undefined) {
-			// A window rolled into: its end is now known (a call sent before the roll, counted in it, moves its start back).
-			e = { ...known, limit, resetAt, base: Math.min(known.base, ticket - 1) };
+			// A window rolled into: its end is now known, or told otherwise than foretold (a call sent before the roll, counted in it, moves its start back).
+			e = { kind: 'window', limit, base: Math.min(known.base, ticket - 1), external: known.external, resetAt };
 		} else if (resetAt > known.resetAt + 50) {
 			// A later window than the known one: it began when the known one ended.
 			e = { kind: 'window', limit, base: Math.min(ticket - 1, this.ticketsBefore(lane, known.resetAt)), external: 0, resetAt };
@@ -622,6 +666,7 @@ export class Pacer {
 		} else {
 			// The same window (reset times may be rounded).
 			e = known;
+			e.predicted = false;
 		}
 		lane.estimate = e;
 		this.noteUsed(e, lane, limit - remaining);
@@ -666,6 +711,11 @@ export class Pacer {
 			peakInFlight: this.peaks.get(laneName) ?? 0,
 		};
 	}
+}
+
+/** Half the window (or 50 ms when it is unknown): how far a told end may be from the foretold one and still be the same window. */
+function w50(lane: { windowMs?: number }): number {
+	return lane.windowMs === undefined ? 50 : lane.windowMs / 2;
 }
 
 function clamp(n: number, low: number, high: number): number {
