@@ -11,11 +11,11 @@ describe('normaliseList accepts every plausible shape', () => {
 		['data', { data: items }, { items }],
 		['items', { items }, { items }],
 		['named key', { drafts: items }, { items }],
-		['data + nextCursor', { data: items, nextCursor: 'c2' }, { items, nextCursor: 'c2' }],
+		['data + nextCursor', { data: items, nextCursor: 'c2' }, { items, nextCursor: 'c2', next: { convention: 'cursor', query: { cursor: 'c2' } } }],
 		['data + null cursor', { data: items, nextCursor: null }, { items }],
-		['snake cursor in meta', { results: items, meta: { next_cursor: 'c9' } }, { items, nextCursor: 'c9' }],
-		['next URL', { data: items, next: 'https://x/api/v1/posts?cursor=abc%3D&limit=2' }, { items, nextCursor: 'abc=' }],
-		['offset + total', { items, offset: 0, limit: 2, total: 5 }, { items, nextOffset: 2, total: 5 }],
+		['snake cursor in meta', { results: items, meta: { next_cursor: 'c9' } }, { items, nextCursor: 'c9', next: { convention: 'cursor', query: { cursor: 'c9' } } }],
+		['next URL, followed as given', { data: items, next: 'https://x/api/v1/posts?cursor=abc%3D&limit=2' }, { items, next: { convention: 'next-url', url: 'https://x/api/v1/posts?cursor=abc%3D&limit=2' } }],
+		['offset + total', { items, offset: 0, limit: 2, total: 5 }, { items, nextOffset: 2, total: 5, next: { convention: 'offset', query: { offset: '2' } } }],
 		['offset at end', { items, offset: 3, limit: 2, total: 5 }, { items, total: 5 }],
 		['hasMore false', { data: items, nextCursor: 'x', hasMore: false }, { items }],
 		['nested data.items', { data: { items } }, { items }],
@@ -45,10 +45,13 @@ describe('paginator', () => {
 		const { client } = nockClient();
 		expect(await client.listPosts({}, { limit: 2 })).toHaveLength(2);
 	});
-	test('a repeated cursor cannot loop, and the page cap holds', async () => {
+	test('a repeated page cannot loop, and the page cap holds', async () => {
 		nock(H).get('/api/v1/posts').query(true).times(2).reply(200, { data: [{ id: 'x' }], nextCursor: 'same' });
 		const { client } = nockClient();
-		expect(await client.listPosts({})).toHaveLength(2);
+		const posts = await client.listPosts({});
+		expect(posts.map((p) => p.id)).toEqual(['x']);
+		expect(posts.truncated).toBe(true);
+		expect(posts.truncatedReason).toMatch(/^GET \/posts: the service said more follow \(cursor=same\), but it sent the same 1 items as the page before/);
 		let n = 0;
 		nock(H).get('/api/v1/drafts').query(true).times(LIST_HARD_CAP.pages + 5).reply(() => [200, { data: [{ id: String(n) }], nextCursor: `c${n++}` }]);
 		expect(await client.listDrafts({}, { maxPages: 1000 })).toHaveLength(LIST_HARD_CAP.pages);
