@@ -230,7 +230,13 @@ export interface ParsedRequest {
 
 export function parseRequest(req: IncomingMessage): ParsedRequest {
 	const method = (req.method ?? 'GET').toUpperCase();
-	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	// The Host header gives the origin (with its port) for the absolute links of the list shapes.
+	let url: URL;
+	try {
+		url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+	} catch {
+		url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	}
 	const path = url.pathname.replace(/\/+$/, '') || '/';
 	const underApi = path === '/api/v1' || path.startsWith('/api/v1/');
 	const relative = underApi ? path.slice('/api/v1'.length) || '/' : path;
