@@ -12,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { PostWriterClient } from '../../shared/client';
 import type { OperationKey } from '../../shared/catalogue';
 import type { CreditsLowState, MilestoneConfig, MilestoneState, NewDraftState } from '../../shared/event-state';
-import type { NotifyUnit, PostWatermarkState, UnreadableRecord, UpcomingState } from '../../shared/polling';
+import type { NotifyUnit, PostWatermarkState, PostsRead, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
@@ -31,7 +31,6 @@ import {
 } from '../../shared/event-state';
 import { fetchCredits, fetchNewestDrafts, fetchNewestPosts, readDraftsSince, readPostsInWindow, readPostsSince, readUpcoming } from '../../shared/poll-reader';
 import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, stalledWarning, truncationWarning, unreadableMessage } from '../../shared/polling';
-import type { PostsRead } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
