@@ -3,7 +3,7 @@
  * Prints BASE_URL=…, KEY_FULL=…, KEY_READONLY=…, KEY_REVOKED=…, KEY_EXPIRED=…
  * (one per line, on stdout), then serves until SIGINT or SIGTERM.
  */
-import { LIST_ORDERS, RATE_LIMIT_HEADERS, RECORD_SHAPES, startSandbox } from './server';
+import { LIST_ORDERS, LIST_SHAPES, RATE_LIMIT_HEADERS, RECORD_SHAPES, startSandbox } from './server';
 import type { ErrorShape, ListOrder, ListShape, RateLimitHeaders, RecordShape, RetryHeader, SandboxOptions } from './server';
 
 const HELP = `Usage: npm run sandbox -- [options]
@@ -18,7 +18,12 @@ const HELP = `Usage: npm run sandbox -- [options]
   --seed <n>                 seed of the fault PRNG (default 1)
   --key-seed <text>          derive the keys from this text (reproducible keys)
   --error-shape <s>          nested | flat | message (default nested)
-  --list-shape <s>           data-cursor | bare | items-offset | named (default data-cursor)
+  --list-shape <s>           how lists are paged (default data-cursor): data-cursor | bare |
+                             items-offset | named | keyset | link | page-number |
+                             next-page-url | page-token | graphql, or the broken
+                             repeat-page | cycle-cursor | unknown-more
+  --list-page-max <n>        largest page a list gives (default 100 for the first four
+                             shapes, 20 for the others)
   --list-order <s>           newest-first | oldest-first: order of GET /posts (default newest-first)
   --record-shape <s>         native | snake | nested: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
@@ -65,7 +70,13 @@ function parseArgs(argv: string[]): { options: Partial<SandboxOptions>; allKeys:
 			case '--seed': options.seed = num(); break;
 			case '--key-seed': options.keySeed = value(); break;
 			case '--error-shape': options.errorShape = value() as ErrorShape; break;
-			case '--list-shape': options.listShape = value() as ListShape; break;
+			case '--list-shape': {
+				const shape = value() as ListShape;
+				if (!LIST_SHAPES.includes(shape)) throw new Error(`--list-shape must be one of ${LIST_SHAPES.join(', ')}`);
+				options.listShape = shape;
+				break;
+			}
+			case '--list-page-max': options.listPageMax = num(); break;
 			case '--list-order': {
 				const order = value() as ListOrder;
 				if (!LIST_ORDERS.includes(order)) throw new Error(`--list-order must be one of ${LIST_ORDERS.join(', ')}`);

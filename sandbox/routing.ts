@@ -12,13 +12,12 @@ import { ApiError, validation } from './errors';
 import type { Outcome } from './errors';
 import { keyRefusal } from './faults';
 import type { Handlers } from './handlers';
-import type { ListShape, SandboxRuntime } from './server';
+import { formatList } from './paging';
+import type { SandboxRuntime } from './server';
 import { shapeBody, shapeListItems } from './shapes';
 import type { KeyRecord, SandboxState } from './state';
 
 export const KEY_PREFIX = 'pw_live_';
-const LIST_DEFAULT_LIMIT = 20;
-const LIST_MAX_LIMIT = 100;
 const DRAIN_CAP_BYTES = 16 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------
@@ -199,50 +198,12 @@ function validateFields(op: OperationSpec, body: Record<string, unknown>, query:
 // Lists
 // ---------------------------------------------------------------------------
 
-function encodeCursor(offset: number): string {
-	return Buffer.from(`offset:${offset}`).toString('base64');
-}
-function decodeCursor(cursor: string): number {
-	const text = Buffer.from(cursor, 'base64').toString('utf8');
-	const m = /^offset:(\d+)$/.exec(text);
-	if (!m) throw validation('cursor', 'cursor is not a cursor returned by this endpoint (use the nextCursor of the previous page)');
-	return Number(m[1]);
-}
-
-function formatList(shape: ListShape, items: unknown[], query: URLSearchParams, op: OperationSpec): unknown {
-	if (shape === 'bare') return items;
-	let limit = LIST_DEFAULT_LIMIT;
-	const rawLimit = query.get('limit');
-	if (rawLimit !== null && rawLimit !== '') {
-		if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) throw validation('limit', `limit must be an integer between 1 and ${LIST_MAX_LIMIT}`);
-		limit = Math.min(LIST_MAX_LIMIT, Number(rawLimit));
-	}
-	let offset = 0;
-	const cursor = query.get('cursor');
-	const rawOffset = query.get('offset');
-	if (cursor) offset = decodeCursor(cursor);
-	else if (rawOffset !== null && rawOffset !== '') {
-		if (!/^\d+$/.test(rawOffset)) throw validation('offset', 'offset must be an integer of at least 0');
-		offset = Number(rawOffset);
-	}
-	const page = items.slice(offset, offset + limit);
-	const next = offset + limit < items.length ? offset + limit : null;
-	const nextCursor = next === null ? null : encodeCursor(next);
-	switch (shape) {
-		case 'items-offset':
-			return { items: page, offset, limit, total: items.length };
-		case 'named':
-			return { [op.list?.keys[0] ?? 'items']: page, nextCursor };
-		default:
-			return { data: page, nextCursor };
-	}
-}
-
-/** A formatted page with its items reshaped (recordShape); the wrapper and paging keep the list shape. */
+/** A formatted page with its items reshaped (recordShape), wherever they are; the wrapper and paging keep the list shape. */
 function shapeListPage(page: unknown, shape: (items: unknown[]) => unknown[]): unknown {
 	if (Array.isArray(page)) return shape(page);
+	if (!page || typeof page !== 'object') return page;
 	const out = { ...(page as Record<string, unknown>) };
-	for (const [k, v] of Object.entries(out)) if (Array.isArray(v)) out[k] = shape(v);
+	for (const [k, v] of Object.entries(out)) if (v && typeof v === 'object') out[k] = shapeListPage(v, shape);
 	return out;
 }
 
@@ -269,7 +230,13 @@ export interface ParsedRequest {
 
 export function parseRequest(req: IncomingMessage): ParsedRequest {
 	const method = (req.method ?? 'GET').toUpperCase();
-	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	// The Host header gives the origin (with its port) for the absolute links of the list shapes.
+	let url: URL;
+	try {
+		url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+	} catch {
+		url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	}
 	const path = url.pathname.replace(/\/+$/, '') || '/';
 	const underApi = path === '/api/v1' || path.startsWith('/api/v1/');
 	const relative = underApi ? path.slice('/api/v1'.length) || '/' : path;
@@ -395,8 +362,8 @@ export async function dispatch(
 	const result = await handlers[route.key]({ key, account, input, query: url.searchParams, route });
 	const shape = rt.opts.recordShape;
 	if ('list' in result) {
-		const page = formatList(rt.opts.listShape, result.list, url.searchParams, route.op);
-		return { status: 200, body: shapeListPage(page, (items) => shapeListItems(shape, route.key, items)), headers: {} };
+		const page = formatList(rt.opts.listShape, result.list, url, route.op.list?.keys[0] ?? 'items', rt.opts.listPageMax);
+		return { status: 200, body: shapeListPage(page.body, (items) => shapeListItems(shape, route.key, items)), headers: page.headers };
 	}
 	const status = result.status ?? 200;
 	return { status, body: status >= 200 && status < 300 ? shapeBody(shape, route.key, result.body) : result.body, headers: {} };

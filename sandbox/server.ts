@@ -21,6 +21,8 @@ import { KEY_PREFIX, dispatch, parseRequest, readBody, routeOf } from './routing
 import { BROKE_ACCOUNT_ID, DAY_MS, DEFAULT_ACCOUNT_ID, OTHER_ACCOUNT_ID, SandboxState } from './state';
 import type { PostRecord } from './state';
 import { RECORD_SHAPES } from './shapes';
+import { LIST_SHAPES } from './paging';
+import type { ListShape } from './paging';
 import type { RecordShape } from './shapes';
 import { sha256 } from './text';
 
@@ -34,7 +36,8 @@ export { RECORD_SHAPES };
 // ---------------------------------------------------------------------------
 
 export type ErrorShape = 'nested' | 'flat' | 'message';
-export type ListShape = 'data-cursor' | 'bare' | 'items-offset' | 'named';
+export type { ListShape } from './paging';
+export { LIST_SHAPES, PAGING_SHAPES } from './paging';
 export type RetryHeader = 'seconds' | 'http-date' | 'reset';
 /**
  * Which rate-limit fields the answers carry: `X-RateLimit-*` (and the
@@ -82,7 +85,10 @@ export interface SandboxOptions {
 	/** Number of seeded published posts (default 12). */
 	seedPosts: number;
 	errorShape: ErrorShape;
+	/** How lists are wrapped and paged (see paging.ts). */
 	listShape: ListShape;
+	/** Largest page a list gives (default: 100 for data-cursor, bare, items-offset and named; 20 for the other shapes, below what the clients ask). */
+	listPageMax?: number;
 	/** Order of GET /posts: newest publishedAt first (default) or oldest first; ties by id in the matching direction. */
 	listOrder: ListOrder;
 	/** Shape of the records in 2xx bodies: the sandbox's own (default), snake_case with epoch seconds, or nested with synonyms (see shapes.ts). */
@@ -218,6 +224,8 @@ function mergeOptions(base: SandboxOptions, partial: Partial<SandboxOptions>): S
 		else if (k === 'keys') next.keys = { ...base.keys, ...(v as Partial<SandboxKeys>) };
 		else (next as unknown as Record<string, unknown>)[k] = v;
 	}
+	if (!LIST_SHAPES.includes(next.listShape)) throw new Error(`listShape must be one of ${LIST_SHAPES.join(', ')}, got ${String(next.listShape)}`);
+	if (next.listPageMax !== undefined && !(Number.isInteger(next.listPageMax) && next.listPageMax >= 1)) throw new Error(`listPageMax must be a whole number of at least 1, got ${String(next.listPageMax)}`);
 	if (!LIST_ORDERS.includes(next.listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}, got ${String(next.listOrder)}`);
 	if (!RECORD_SHAPES.includes(next.recordShape)) throw new Error(`recordShape must be one of ${RECORD_SHAPES.join(', ')}, got ${String(next.recordShape)}`);
 	if (!RATE_LIMIT_HEADERS.includes(next.rateLimitHeaders)) throw new Error(`rateLimitHeaders must be one of ${RATE_LIMIT_HEADERS.join(', ')}, got ${String(next.rateLimitHeaders)}`);

@@ -9,7 +9,7 @@
  * concurrently on one client.
  */
 import type { InputOf, ItemOf, OperationKey, OutputOf } from './catalogue';
-import type { ListPage } from './types';
+import type { ListPage, NextPage } from './types';
 import { OPERATION_KEYS, getOperation, spendsCredits } from './catalogue';
 import type { CallEnd } from './credits';
 import { CreditLedger } from './credits';
@@ -26,7 +26,7 @@ import {
 	networkErrorFrom,
 	scrubError,
 } from './errors';
-import { normaliseList } from './lists';
+import { newWalk, normaliseList, stallMessage, stepWalk } from './lists';
 import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
 import type { Slot } from './pacing';
@@ -36,6 +36,7 @@ import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
 import type { HttpRequest, HttpResponse, Send, Sleep } from './transport';
 import { normaliseBaseUrl, validateInput } from './validate';
+import { str } from './values';
 
 export interface RetryEvent {
 	operation: OperationKey;
@@ -91,6 +92,18 @@ export interface ListOptions extends CallOptions {
 	pageSize?: number;
 	/** Hard cap on pages followed. */
 	maxPages?: number;
+	/** Start at this page (the `next` of a page read before) instead of the first. */
+	next?: NextPage;
+}
+
+/** A list read page by page (PostWriterClient.readList). */
+export interface ListRead {
+	items: unknown[];
+	/** Requests made (one per page). */
+	requests: number;
+	/** True when the read stopped while the server said more follow; `reason` says which list, what the server said and what was read. */
+	truncated: boolean;
+	reason?: string;
 }
 
 /** Hard caps of the paginator, whatever the caller asks. */
@@ -98,9 +111,15 @@ export const LIST_HARD_CAP = { pages: 100, items: 10_000 };
 
 export type OperationMethods = {
 	[K in OperationKey]: OutputOf<K> extends unknown[]
-		? (input?: InputOf<K>, options?: ListOptions) => Promise<ItemOf<K>[]>
+		? (input?: InputOf<K>, options?: ListOptions) => Promise<ItemOf<K>[] & Truncation>
 		: (input: InputOf<K>, options?: CallOptions) => Promise<OutputOf<K>>;
 };
+
+/** Set (not enumerable) on a list's array when it stopped while the server said more follow. */
+export interface Truncation {
+	readonly truncated?: true;
+	readonly truncatedReason?: string;
+}
 
 export interface RawResult {
 	value: unknown;
@@ -199,8 +218,23 @@ class ClientCore {
 		return out;
 	}
 
-	/** Follows cursors or offsets, up to `limit` and the hard caps. */
+	/** Follows the pages, up to `limit` and the hard caps; when it stopped while the server said more follow, the array has `truncated: true` and `truncatedReason` (see readList). */
 	async list(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<unknown[]> {
+		const read = await this.readList(key, input, options);
+		if (read.truncated) {
+			Object.defineProperty(read.items, 'truncated', { value: true, enumerable: false });
+			Object.defineProperty(read.items, 'truncatedReason', { value: read.reason, enumerable: false });
+		}
+		return read.items;
+	}
+
+	/**
+	 * Follows the pages under any convention the response shows (lists.ts),
+	 * up to `limit` and the hard caps. `truncated` says when it stopped while
+	 * the server said more follow (a convention it cannot follow, a page that
+	 * repeats, a cursor that cycles, the page cap), with the reason.
+	 */
+	async readList(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<ListRead> {
 		try {
 			return await this.listUnscrubbed(key, input, options);
 		} catch (e) {
@@ -208,46 +242,54 @@ class ClientCore {
 		}
 	}
 
-	private async listUnscrubbed(key: OperationKey, input: unknown, options: ListOptions): Promise<unknown[]> {
-		const spec = getOperation(key);
+	private async listUnscrubbed(key: OperationKey, input: unknown, options: ListOptions): Promise<ListRead> {
 		const clean = validateInput(key, input, this.now());
 		const limit = Math.min(options.limit ?? LIST_HARD_CAP.items, LIST_HARD_CAP.items);
 		const maxPages = Math.min(options.maxPages ?? LIST_HARD_CAP.pages, LIST_HARD_CAP.pages);
 		const pageSize = options.pageSize ?? Math.min(100, limit);
+		const name = `${getOperation(key).method} ${getOperation(key).path}`;
 		const items: unknown[] = [];
-		let paging: Record<string, string | number | undefined> = {};
-		const seen = new Set<string>();
-		for (let page = 0; page < maxPages && items.length < limit; page++) {
-			const request = buildRequest(key, clean, this.baseUrl, { limit: pageSize, ...paging, ...options.query });
-			const { value } = await this.execute(key, request, options);
-			const result = normaliseList(value, spec.list?.keys ?? []);
-			items.push(...readListItems(key, result.items.slice(0, limit - items.length)));
-			if (result.nextCursor !== undefined) {
-				if (seen.has(result.nextCursor)) break; // a server repeating its cursor must not loop us
-				seen.add(result.nextCursor);
-				paging = { cursor: result.nextCursor };
-			} else if (result.nextOffset !== undefined && result.items.length > 0) {
-				paging = { offset: result.nextOffset };
-			} else break;
+		const walk = newWalk();
+		let next = options.next;
+		for (;;) {
+			const page = await this.readPage(key, clean, { ...options, pageSize, next });
+			const step = stepWalk(walk, page);
+			if (step.keep) items.push(...page.items.slice(0, limit - items.length));
+			const read = { items, requests: walk.pages };
+			if (items.length >= limit) return { ...read, truncated: false };
+			if (step.stall) return { ...read, truncated: true, reason: stallMessage(name, step.stall, items.length, walk.pages) };
+			if (!step.next) return { ...read, truncated: false };
+			if (walk.pages >= maxPages) {
+				const reason = `${name}: the service said more follow, but the read stopped at its cap of ${maxPages} pages. ${items.length} items were read in ${walk.pages} requests.`;
+				return { ...read, truncated: true, reason };
+			}
+			next = step.next;
 		}
-		return items;
 	}
 
-	/** One page, each item read by its kind's reader (records.ts), with its paging: for triggers that read page by page. */
+	/** One page, each item read by its kind's reader (records.ts), with its paging (`next`, or `more` when it cannot be followed): for triggers that read page by page. */
 	async page(key: OperationKey, input: unknown, options: ListOptions = {}): Promise<ListPage<Record<string, unknown>>> {
 		try {
-			return await this.pageUnscrubbed(key, input, options);
+			return await this.readPage(key, validateInput(key, input, this.now()), options);
 		} catch (e) {
 			throw scrubError(e, this.secrets);
 		}
 	}
 
-	private async pageUnscrubbed(key: OperationKey, input: unknown, options: ListOptions): Promise<ListPage<Record<string, unknown>>> {
+	/** One page: the list's request (or the next page `options.next` names) sent, the body and headers read for the items and the paging. */
+	private async readPage(key: OperationKey, clean: Record<string, unknown>, options: ListOptions): Promise<ListPage<Record<string, unknown>>> {
 		const spec = getOperation(key);
-		const clean = validateInput(key, input, this.now());
-		const request = buildRequest(key, clean, this.baseUrl, { limit: options.pageSize, ...options.query });
-		const { value } = await this.execute(key, request, options);
-		const page = normaliseList<unknown>(value, spec.list?.keys ?? []);
+		const next = options.next;
+		const request: HttpRequest = next?.url
+			? { method: 'GET', url: next.url, headers: { Accept: 'application/json' } }
+			: buildRequest(key, clean, this.baseUrl, { limit: options.pageSize, ...next?.query, ...options.query });
+		const { value, response } = await this.execute(key, request, options);
+		const page = normaliseList<unknown>(value, spec.list?.keys ?? [], {
+			headers: response.headers,
+			url: request.url,
+			baseUrl: this.baseUrl,
+			idOf: (item) => str(readListItems(key, [item])[0]?.id),
+		});
 		return { ...page, items: readListItems(key, page.items) };
 	}
 

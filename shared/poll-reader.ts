@@ -7,7 +7,8 @@ import type { MilestoneConfig, NewDraftState, Stamped } from './event-state';
 import { newestFirst, stampDraft, stampDrafts, windowStart } from './event-state';
 import type { FetchOptions, PostWatermarkState, PostsRead, StampedItem, UnreadableRecord } from './polling';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, calendarWindow, detectOrder, stampAll, stampPosts, unreadableEntries, upcomingEntries } from './polling';
-import type { CalendarEntry, ListPage } from './types';
+import { newWalk, stallMessage, stepWalk } from './lists';
+import type { CalendarEntry, ListPage, NextPage } from './types';
 import type { Obj } from './values';
 
 /** What the reads need of a client; the core client has it (a structural type, so this module does not import the client). */
@@ -15,7 +16,7 @@ export interface PollClient {
 	page(
 		key: 'listPosts' | 'listDrafts',
 		input: InputOf<'listPosts'>,
-		options: { pageSize?: number; query?: Record<string, string | number> },
+		options: { pageSize?: number; query?: Record<string, string | number>; next?: NextPage },
 	): Promise<ListPage<Obj>>;
 	getCalendar(input: InputOf<'getCalendar'>): Promise<OutputOf<'getCalendar'>>;
 	getCredits(input: InputOf<'getCredits'>): Promise<OutputOf<'getCredits'>>;
@@ -24,11 +25,14 @@ export interface PollClient {
 /** The list a walk reads, and how its records are stamped with an id and a time (those that cannot be, apart). */
 interface Walked {
 	key: 'listPosts' | 'listDrafts';
+	/** The path, for the messages. */
+	path: string;
 	stamp: (records: Obj[]) => { stamped: StampedItem[]; unreadable: UnreadableRecord[] };
 }
-const POSTS: Walked = { key: 'listPosts', stamp: stampAll };
+const POSTS: Walked = { key: 'listPosts', path: '/posts', stamp: stampAll };
 const DRAFTS: Walked = {
 	key: 'listDrafts',
+	path: '/drafts',
 	stamp: (records) => ({
 		stamped: stampDrafts(records).stamped,
 		unreadable: records.filter((r) => stampDraft(r) === undefined).map((record) => ({ record, missing: ['id', 'createdAt'] })),
@@ -52,27 +56,24 @@ async function walkPosts(
 	const records: Obj[] = [];
 	const stamped: StampedItem[] = [];
 	const unreadable: UnreadableRecord[] = [];
-	const cursors = new Set<string>();
-	let query: Record<string, string | number> = {};
+	const walk = newWalk();
+	let next: NextPage | undefined;
 	let requests = 0;
 	for (;;) {
-		const result = await client.page(list.key, {}, { pageSize, query });
+		const result = await client.page(list.key, {}, { pageSize, next });
 		requests++;
-		records.push(...result.items);
-		const { stamped: page, unreadable: lost } = list.stamp(result.items);
+		const step = stepWalk(walk, result);
+		const { stamped: page, unreadable: lost } = step.keep ? list.stamp(result.items) : { stamped: [], unreadable: [] };
+		if (step.keep) records.push(...result.items);
 		stamped.push(...page);
 		unreadable.push(...lost);
-		let next: Record<string, string | number> | undefined;
-		if (result.nextCursor !== undefined) {
-			// A server repeating its cursor must not loop us.
-			if (!cursors.has(result.nextCursor)) next = { cursor: result.nextCursor };
-			cursors.add(result.nextCursor);
-		} else if (result.nextOffset !== undefined) next = { offset: result.nextOffset };
 		const order = detectOrder(stamped);
-		if (!next || result.items.length === 0) return { records, order, requests, truncated: false, unreadable };
-		if (order === 'newest-first' && enough(stamped, page)) return { records, order, requests, truncated: false, unreadable };
-		if (requests >= maxPages) return { records, order, requests, truncated: true, unreadable };
-		query = next;
+		const read = { records, order, requests, truncated: false, unreadable };
+		if (order === 'newest-first' && enough(stamped, page)) return read;
+		if (step.stall) return { ...read, stalled: stallMessage(`GET ${list.path}`, step.stall, records.length, requests) };
+		if (!step.next) return read;
+		if (requests >= maxPages) return { ...read, truncated: true };
+		next = step.next;
 	}
 }
 

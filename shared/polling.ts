@@ -216,6 +216,13 @@ export interface PostsRead {
 	truncated: boolean;
 	/** Posts read without an id or a publication time (see unreadableMessage). */
 	unreadable: UnreadableRecord[];
+	/**
+	 * Set when the read stopped while the service said more follow (a paging
+	 * convention the client cannot follow, a page repeated, a cursor that
+	 * cycles): which list, what the service said, what was read. A trigger
+	 * then warns, fires nothing and keeps its state (see stalledWarning).
+	 */
+	stalled?: string;
 }
 
 /** Default page size and cap of a read. */
@@ -230,6 +237,17 @@ export function truncationWarning(read: PostsRead): string | undefined {
 		return `more posts were published since the last poll than one poll reads (${seen}); the oldest of them were not read and will not fire. Poll more often.`;
 	}
 	return `the service lists posts ${read.order === 'oldest-first' ? 'oldest first' : 'in no time order'} and this account has more of them than one poll reads (${seen}); the newest posts, past that cap, were not read.`;
+}
+
+/**
+ * The warning of a trigger whose read stalled (PostsRead.stalled); undefined
+ * when it did not. The trigger fires nothing in that poll and keeps its
+ * state, so the next poll that can read the list fires what this one could
+ * not: nothing is skipped for good and nothing fires twice.
+ */
+export function stalledWarning(read: PostsRead): string | undefined {
+	if (read.stalled === undefined) return undefined;
+	return `${read.stalled} The trigger fired nothing in this poll and kept its place, so nothing is skipped: the next poll that can read the whole list fires what is new.`;
 }
 
 /** Records oldest first: the order in which the triggers emit the posts that fire. */

@@ -225,10 +225,34 @@ export interface Answer {
 	answer: string;
 }
 
+/** How a list is paged, as recognised from a response (shared/lists.ts). */
+export type PagingConvention = 'cursor' | 'graphql' | 'keyset' | 'link' | 'next-url' | 'page-number' | 'offset';
+
+/**
+ * How to ask for the next page: query parameters added to the list's own
+ * request (a cursor, an offset, a page number, `starting_after`), or a URL
+ * the server gave (a `Link` header, `next_page_url`), followed as given.
+ */
+export interface NextPage {
+	convention: PagingConvention;
+	query?: Record<string, string>;
+	url?: string;
+}
+
 /** A page of a list endpoint, whatever shape it came in. */
 export interface ListPage<T> {
 	items: T[];
+	/** The next page, when the response says more follow and says how. */
+	next?: NextPage;
+	/** The cursor of `next` when it is a cursor (any parameter name). */
 	nextCursor?: string;
+	/** The offset of `next` when it is an offset. */
 	nextOffset?: number;
 	total?: number;
+	/**
+	 * What the server said when it says more follow but gives no way to the
+	 * next page that the client can follow (`has_more: true` without ids, a
+	 * link to another host…): the reason to warn instead of stopping silently.
+	 */
+	more?: string;
 }

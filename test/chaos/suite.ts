@@ -209,6 +209,13 @@ export function chaosContext(seed: string) {
 
 export { PROMPTS, GENERATE, noKeyIn };
 
+/**
+ * The matrix runs on a paging convention other than the sandbox's default:
+ * `{object: 'list', data, has_more}` paged by `starting_after=<last id>`, with
+ * pages of at most 20 (below the 50 or 100 the platforms ask for).
+ */
+export const CHAOS_PAGING = { listShape: 'keyset', listPageMax: 20 } as const;
+
 export function chaosSuite(driver: Driver, seed: string): void {
 	const reason = driver.skipReason();
 	if (reason) {
@@ -224,7 +231,7 @@ function matrix(driver: Driver, seed: string): void {
 	const ctx = (): DriverContext => ({ baseUrl: chaos.sb.baseUrl, key: () => key, timeoutMs: 1500 });
 
 	beforeEach(async () => {
-		chaos = await startChaos(seed);
+		chaos = await startChaos(seed, CHAOS_PAGING);
 		key = chaos.sb.keys.full;
 	});
 	afterEach(async () => {

@@ -12,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { PostWriterClient } from '../../shared/client';
 import type { OperationKey } from '../../shared/catalogue';
 import type { CreditsLowState, MilestoneConfig, MilestoneState, NewDraftState } from '../../shared/event-state';
-import type { NotifyUnit, PostWatermarkState, UnreadableRecord, UpcomingState } from '../../shared/polling';
+import type { NotifyUnit, PostWatermarkState, PostsRead, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
 import { BRAND } from '../../shared/brand';
 import { PostWriterError } from '../../shared/errors';
@@ -30,7 +30,7 @@ import {
 	selectNewDrafts,
 } from '../../shared/event-state';
 import { fetchCredits, fetchNewestDrafts, fetchNewestPosts, readDraftsSince, readPostsInWindow, readPostsSince, readUpcoming } from '../../shared/poll-reader';
-import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, truncationWarning, unreadableMessage } from '../../shared/polling';
+import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, stalledWarning, truncationWarning, unreadableMessage } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
@@ -109,10 +109,24 @@ function reportUnreadable(
 	ctx.logger.warn(`${BRAND.displayName} Trigger: ${message}`, { node: ctx.getNode().name, unreadable: what.unreadable.length });
 }
 
+/**
+ * No silent stop: when the read stopped while the service said more follow
+ * (a paging it cannot follow, a repeated page, a cycling cursor), the poll
+ * warns, naming the list and what the service said, fires nothing and keeps
+ * the state, so that the next good poll fires what this one could not read.
+ */
+function stalled(ctx: IPollFunctions, read: PostsRead, event: TriggerEvent): boolean {
+	const warning = stalledWarning(read);
+	if (!warning) return false;
+	ctx.logger.warn(`${BRAND.displayName} Trigger (${event}): ${warning}`, { node: ctx.getNode().name, requests: read.requests });
+	return true;
+}
+
 async function pollNewPosts(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData): Promise<INodeExecutionData[][] | null> {
 	const state = data.newPublishedPost ?? {};
 	const read = await readPostsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	reportUnreadable(ctx, !state.initialised, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
+	if (stalled(ctx, read, 'newPublishedPost')) return null;
 	const { fresh, state: next } = selectNewPosts(read.records, state);
 	const warning = truncationWarning(read);
 	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning}`, { node: ctx.getNode().name, order: read.order, requests: read.requests });
@@ -157,6 +171,7 @@ async function pollMilestones(ctx: IPollFunctions, client: PostWriterClient, dat
 	const now = Date.now();
 	const read = await readPostsInWindow(client, config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	reportUnreadable(ctx, data.postMetricMilestone === undefined, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
+	if (stalled(ctx, read, 'postMetricMilestone')) return null;
 	const { fresh, state: next, overflowed } = selectMilestones(read.records, data.postMetricMilestone ?? {}, config, now);
 	const warning = truncationWarning(read);
 	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning}`, { node: ctx.getNode().name, order: read.order, requests: read.requests });
@@ -175,6 +190,7 @@ async function pollNewDrafts(ctx: IPollFunctions, client: PostWriterClient, data
 	const state = data.newDraft ?? {};
 	const read = await readDraftsSince(client, state, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	reportUnreadable(ctx, !state.initialised, { kind: 'draft', unreadable: read.unreadable, total: read.records.length, source: 'GET /drafts' });
+	if (stalled(ctx, read, 'newDraft')) return null;
 	const { fresh, state: next } = selectNewDrafts(read.records, state);
 	const warning = truncationWarning(read);
 	if (warning) ctx.logger.warn(`${BRAND.displayName} Trigger: ${warning.replace(/posts/g, 'drafts').replace(/published/g, 'created')}`, { node: ctx.getNode().name });

@@ -130,6 +130,7 @@ export function executeContext(options: ExecuteOptions) {
 	const transport = (options.transport as ReturnType<typeof createTransport>) ?? createTransport();
 	const items = options.items ?? [{ json: {} }];
 	const logs: Logged[] = [];
+	const hints: Array<{ message: string; location?: string }> = [];
 	// The parameters of an item do not change during a run: computed once per item (n8n's defaults over the whole description are not cheap).
 	const cache = new Map<number, INodeParameters>();
 	const paramsFor = (i: number) => {
@@ -145,6 +146,9 @@ export function executeContext(options: ExecuteOptions) {
 		getNode: () => NODE,
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
+		addExecutionHints: (...added: Array<{ message: string; location?: string }>) => {
+			hints.push(...added);
+		},
 		getCredentials: async () => ({ ...options.credentials }),
 		logger: createLogger(logs),
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, opts?: { extractValue?: boolean }) {
@@ -162,14 +166,14 @@ export function executeContext(options: ExecuteOptions) {
 			httpRequestWithAuthentication: async (_name: string, req: IHttpRequestOptions) => await transport.send(options.credentials, req),
 		},
 	};
-	return { ctx: ctx as unknown as IExecuteFunctions, transport: transport as Transport, logs };
+	return { ctx: ctx as unknown as IExecuteFunctions, transport: transport as Transport, logs, hints };
 }
 
 /** Runs the node's execute() on the context; returns the first output. */
 export async function runNode(options: ExecuteOptions) {
-	const { ctx, transport, logs } = executeContext(options);
+	const { ctx, transport, logs, hints } = executeContext(options);
 	const [output] = await new PostWriter().execute.call(ctx);
-	return { output, transport, logs };
+	return { output, transport, logs, hints };
 }
 
 export async function runNodeError(options: ExecuteOptions): Promise<any> {

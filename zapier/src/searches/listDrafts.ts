@@ -49,8 +49,11 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 		z.console.log('Find Draft: no Search Text, Status or Draft given, so nothing is looked for.');
 		return [];
 	}
-	const drafts = await clientFor(z, bundle).listDrafts(undefined, { limit: SCAN_LIMIT });
-	return matchDrafts(drafts, input).map((d) => ({ ...d, id: String(d.id) }));
+	const read = await clientFor(z, bundle).readList('listDrafts', {}, { limit: SCAN_LIMIT });
+	const found = matchDrafts(read.items as Draft[], input).map((d) => ({ ...d, id: String(d.id) }));
+	// No silent stop: the drafts past a page the client could not follow were not searched.
+	if (read.truncated) z.console.log(`Find Draft: ${read.reason} Only the ${read.items.length} drafts read were searched (${found.length} matched).`);
+	return found;
 }, inputFields);
 
 export default defineSearch({

@@ -13,20 +13,18 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
-import type { ListPage } from '../../../shared/types';
+import type { ListPage, NextPage } from '../../../shared/types';
 import { clientFor } from '../client';
 
 /** Records per dropdown page. */
 export const DROPDOWN_PAGE_SIZE = 50;
 
 type Obj = Record<string, unknown>;
-/** Where a page starts in the API: its cursor or offset; `{}` is the first page, `end` past the last. */
-export type PageStart = { cursor?: string; offset?: number; end?: true };
+/** Where a page starts in the API: the next page the one before gave (any paging convention); `{}` is the first page, `end` past the last. */
+export type PageStart = { next?: NextPage; end?: true };
 
 function nextOf(page: ListPage<Obj>): PageStart | undefined {
-	if (page.nextCursor !== undefined) return { cursor: page.nextCursor };
-	if (page.nextOffset !== undefined && page.items.length > 0) return { offset: page.nextOffset };
-	return undefined;
+	return page.next ? { next: page.next } : undefined;
 }
 
 async function keptStart(z: ZObject): Promise<PageStart | undefined> {
@@ -52,7 +50,7 @@ async function keepStart(z: ZObject, start: PageStart): Promise<void> {
 export async function dropdownPage(z: ZObject, bundle: Bundle, key: OperationKey, pageSize = DROPDOWN_PAGE_SIZE): Promise<Obj[]> {
 	const wanted = Math.max(0, Math.floor(Number(bundle.meta?.page ?? 0)) || 0);
 	const client = clientFor(z, bundle);
-	const read = (start: PageStart) => client.page(key, {}, { pageSize, query: { cursor: start.cursor, offset: start.offset } });
+	const read = (start: PageStart) => client.page(key, {}, { pageSize, next: start.next });
 	let start = wanted === 0 ? {} : await keptStart(z);
 	if (start?.end) return [];
 	let page: ListPage<Obj>;

@@ -14,12 +14,13 @@ import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
-import { MAX_PAGES, PAGE_SIZE, pollCount } from './paging';
+import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';
 
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const read = await fetchNewestDrafts(clientFor(z, bundle), pollCount(bundle), { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportStalled(z, 'New Draft', read);
 	return read.newest.map((d) => {
 		const out = draftEvent(d);
 		const scheduled = typeof out.scheduledAt === 'string' ? Date.parse(out.scheduledAt) : undefined;

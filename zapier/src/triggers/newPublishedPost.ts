@@ -16,7 +16,7 @@ import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
 import { reportUnreadable } from '../unreadable';
-import { MAX_PAGES, PAGE_SIZE, pollCount } from './paging';
+import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';
 
 export { MAX_PAGES, PAGE_SIZE } from './paging';
 
@@ -27,6 +27,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	reportUnreadable(z, bundle, 'New Published Post', { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
 	const warning = truncationWarning(read);
 	if (warning) z.console.log(`${BRAND.displayName} New Published Post: ${warning}`);
+	reportStalled(z, 'New Published Post', read);
 	return read.newest.map(({ id, at, record }) => ({
 		...record,
 		id,

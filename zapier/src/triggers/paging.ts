@@ -2,7 +2,9 @@
  * How the polling triggers read their lists (posts, drafts): one definition
  * for all of them.
  */
-import type { Bundle } from 'zapier-platform-core';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { BRAND } from '../../../shared/brand';
+import type { PostsRead } from '../../../shared/polling';
 
 /** Records asked per request (the largest page the sandbox gives). */
 export const PAGE_SIZE = 100;
@@ -18,4 +20,17 @@ export function pollCount(bundle: Bundle): number {
 	const limit = bundle.meta?.limit;
 	if (bundle.meta?.isPopulatingDedupe) return DEDUPE_SEED_LIMIT;
 	return typeof limit === 'number' && limit > 0 ? Math.min(limit, PAGE_SIZE) : POLL_COUNT;
+}
+
+/**
+ * No silent stop: when a poll's read stopped while the service said more
+ * follow (a paging it cannot follow, a repeated page, a cycling cursor), the
+ * Zap's log says which list and what the service said. The records read are
+ * returned; Zapier's dedupe fires the others when a later poll reads them.
+ */
+export function reportStalled(z: ZObject, trigger: string, read: PostsRead): void {
+	if (read.stalled === undefined) return;
+	z.console.log(
+		`${BRAND.displayName} ${trigger}: ${read.stalled} This poll returns the ${read.records.length} records read; those past them fire when a later poll can read them (Zapier remembers which fired).`,
+	);
 }

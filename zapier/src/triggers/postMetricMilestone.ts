@@ -17,7 +17,7 @@ import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
-import { MAX_PAGES, PAGE_SIZE } from './paging';
+import { MAX_PAGES, PAGE_SIZE, reportStalled } from './paging';
 
 /** Posts asked per request, and requests per poll at most (an oldest-first list is read whole). */
 
@@ -62,6 +62,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const read = await readPostsInWindow(clientFor(z, bundle), config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	const warning = truncationWarning(read);
 	if (warning) z.console.log(`${BRAND.displayName} New Post Milestone: ${warning}`);
+	reportStalled(z, 'New Post Milestone', read);
 	return milestoneCandidates(read.records, config, now).map((c) => ({ ...milestoneEvent(c, config), publishedAtLocal: isoInZone(c.at, zone) }));
 }, inputFields);
 

@@ -184,7 +184,12 @@ export async function listForEachItem(
 		const input = readInput(this, key, itemIndex);
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		const records = (await client.list(key, input, { limit })) as IDataObject[];
+		const read = await client.readList(key, input, { limit });
+		const records = read.items as IDataObject[];
+		// No silent stop: the records read are returned, and the output pane says why the list may go on.
+		if (read.truncated && typeof this.addExecutionHints === 'function') {
+			this.addExecutionHints({ message: `Item ${itemIndex + 1}: ${read.reason} The ${records.length} records read are returned.`, location: 'outputPane' });
+		}
 		return shape ? records.map((r) => shape(r, itemIndex)) : records;
 	});
 }
