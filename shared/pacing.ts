@@ -81,6 +81,8 @@ export const AUTO_IN_FLIGHT = {
 /** Share of the window taken when others are first seen on the key, and the decrease on a refusal. */
 const SHARE_START = 0.5;
 const SHARE_DECREASE = 0.7;
+/** The calls in flight after a refusal, without rate-limit headers (0.7 as CUBIC: less of a sawtooth than halving). */
+const AIMD_DECREASE = 0.7;
 
 /**
  * What the pacer knows of the quota of one lane.
@@ -587,7 +589,7 @@ export class Pacer {
 	/** A refusal: halve the calls in flight (once per round trip) and, while others use the key, the share. */
 	private onRefusal(lane: Lane, slot: Slot, now: number): void {
 		if (slot.sentAt < lane.lastCutAt) return;
-		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd / 2));
+		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd * AIMD_DECREASE));
 		lane.cwnd = lane.ssthresh;
 		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, Math.floor(lane.share * SHARE_DECREASE));
 		lane.lastCutAt = now;
@@ -629,6 +631,11 @@ export class Pacer {
 	private learn(lane: Lane, ticket: number, remaining: number, resetAt: number | undefined): void {
 		const known = lane.estimate;
 		const limit = lane.limit;
+		if (resetAt === undefined && lane.windowStated && !lane.exactReset) {
+			// The window's length is stated but not its end (IETF `t` is whole seconds): the sliding window of
+			// this client's own calls paces it; a count of `remaining` would be stale by the time it arrives.
+			return;
+		}
 		if (resetAt === undefined || limit === undefined) {
 			// No window identity: the call counted last knows best, or the more careful count is kept.
 			const fresh: Estimate = { kind: 'count', remaining, ticket };
