@@ -446,7 +446,11 @@ function concurrentCases(driver: Driver, max: number, ctx: () => DriverContext, 
 		test(`a key revoked mid-run: no call is sent after the first 401, and the remaining items fail at once with its message`, async () => {
 			const c = chaos();
 			const items = Array.from({ length: 3 * max }, (_, i) => `Revocation prompt ${i + 1}`);
-			c.sb.configure({ faults: { latencyMs: 150 } });
+			// Sized from the items, not the sandbox's defaults (100 credits, /generate 60 per minute): with the
+			// n8n maximum (128) the revocation comes after 133 charged answers, which those defaults never allow.
+			// The quota and the balance are not what this case tests: every item may be admitted and paid for.
+			c.setCredits(items.length);
+			c.sb.configure({ faults: { latencyMs: 150 }, quota: { generate: { limit: 2 * items.length, windowMs: 60_000 } } });
 			c.afterAnswer(GENERATE, '200', max + 5, () => c.revoke(key()));
 			c.sb.resetStats();
 			const events: string[] = [];
