@@ -78,9 +78,11 @@ export const AUTO_IN_FLIGHT = {
 	headroom: 1.25,
 };
 
-/** Share of the window taken when others are first seen on the key, and the decrease on a refusal. */
+/** Share of the window taken when others are first seen on the key, and the decrease on a refusal while sharing. */
 const SHARE_START = 0.5;
-const SHARE_DECREASE = 0.7;
+const SHARE_DECREASE = 0.9;
+/** The window's calls the clients of a key aim at together: a little below the limit, so that the jitter of their spread calls is rarely refused. */
+const SHARE_SLACK = 1;
 /** The calls in flight after a refusal, without rate-limit headers (0.7 as CUBIC: less of a sawtooth than halving). */
 const AIMD_DECREASE = 0.7;
 
@@ -135,8 +137,10 @@ interface Lane {
 	othersSeenAt?: number;
 	/** Calls per window this client takes while others use the key (undefined: the whole window). */
 	share?: number;
-	/** The used counts of the recent answers: [time, used], for the spare capacity of the window. */
-	used: Array<[number, number]>;
+	/** The used counts of the recent answers: [time, used, 1 when the call was ours and counted], for the clients on the key. */
+	used: Array<[number, number, number]>;
+	/** How many clients use the key, as the recent windows show (moving average). */
+	clients?: number;
 	/** Answers that said anything of the quota. */
 	informed: boolean;
 	/** No call starts before this time (the server's delay after a refusal on this lane). */
@@ -163,6 +167,8 @@ export class PauseTooLong extends Error {
 /** The round-robin queue of one lane: one caller at a time is at the head and waits for its slot. */
 interface Turnstile {
 	busy: boolean;
+	/** The party of the caller at the head. */
+	head: string;
 	queues: Map<string, Array<() => void>>;
 	/** Parties in order of arrival; `next` is the index served next. */
 	order: string[];
@@ -315,7 +321,7 @@ export class Pacer {
 			lane.share = undefined;
 			return lane.limit;
 		}
-		return Math.max(1, Math.min(lane.limit, lane.share ?? lane.limit));
+		return Math.max(1, Math.min(lane.limit, Math.ceil(lane.share ?? lane.limit)));
 	}
 
 	/** Calls in flight allowed now (Auto): Little's law from the quota and the latency, else AIMD. */
@@ -368,9 +374,10 @@ export class Pacer {
 		const span = w + this.margin(lane);
 		const inWindow = lane.recent.filter(([, at]) => at > now - span);
 		if (inWindow.length >= perWindow) return inWindow[inWindow.length - perWindow][1] + span;
-		if (this.othersActive(lane, now) && perWindow < (lane.limit as number)) {
-			// Spread over the window, so that every client sees the window fill and none sends in step.
-			const next = lane.lastSentAt + w / perWindow;
+		if (this.othersActive(lane, now) && lane.share !== undefined && lane.share < (lane.limit as number)) {
+			// Spread over the window at the share's rate (a share may be fractional: 3.3 calls per window), so that
+			// every client sees the window fill and none sends in step.
+			const next = lane.lastSentAt + w / lane.share;
 			if (next > now) return next;
 		}
 		return undefined;
@@ -397,11 +404,12 @@ export class Pacer {
 	private enter(laneName: string, party: string): Promise<void> {
 		let t = this.turnstiles.get(laneName);
 		if (!t) {
-			t = { busy: false, queues: new Map(), order: [], next: 0 };
+			t = { busy: false, head: party, queues: new Map(), order: [], next: 0 };
 			this.turnstiles.set(laneName, t);
 		}
 		if (!t.busy) {
 			t.busy = true;
+			t.head = party;
 			return Promise.resolve();
 		}
 		let queue = t.queues.get(party);
@@ -418,6 +426,9 @@ export class Pacer {
 	private leave(laneName: string): void {
 		const t = this.turnstiles.get(laneName);
 		if (!t) return;
+		// The party that was just served goes to the back of the turn: start after it.
+		const served = t.order.indexOf(t.head);
+		if (served >= 0 && t.order.length > 1 && t.next === served) t.next = (served + 1) % t.order.length;
 		for (let tries = 0; tries < t.order.length; tries++) {
 			const index = (t.next + tries) % t.order.length;
 			const party = t.order[index];
@@ -431,6 +442,7 @@ export class Pacer {
 			} else {
 				t.next = (index + 1) % t.order.length;
 			}
+			t.head = party;
 			resolve();
 			return;
 		}
@@ -591,14 +603,16 @@ export class Pacer {
 		if (slot.sentAt < lane.lastCutAt) return;
 		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd * AIMD_DECREASE));
 		lane.cwnd = lane.ssthresh;
-		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, Math.floor(lane.share * SHARE_DECREASE));
+		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, lane.share * SHARE_DECREASE);
 		lane.lastCutAt = now;
 	}
 
 	/**
-	 * An answer said `used` calls were counted in the window when this call was: more than this
-	 * client sent around that time are someone else's. Once others are seen, take a share of the
-	 * window; raise it while the window has room to spare.
+	 * An answer said `used` calls were counted in the window when this call was: more than this client
+	 * sent around that time are someone else's. Once others are seen, take a share of the window, and
+	 * once per window size it from how many clients use the key: the calls counted in the window over
+	 * this client's own (n), each taking (limit − slack) / n. Clients that start together start equal and
+	 * stay equal; together they fill the window.
 	 */
 	private noteOthers(lane: Lane, slot: Slot, used: number, now: number, outcome: CallOutcome): void {
 		const limit = lane.limit as number;
@@ -609,23 +623,25 @@ export class Pacer {
 		const span = Math.max(w, 1_000) + this.margin(lane);
 		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && t <= slot.ticket).length;
 		const others = outcome === 'refused' ? Math.max(0, limit - ours) : Math.max(0, used - ours);
-		lane.used.push([now, outcome === 'refused' ? limit : used]);
+		lane.used.push([now, outcome === 'refused' ? limit : used, outcome === 'refused' ? 0 : 1]);
 		if (others > 0) {
 			if (!this.othersActive(lane, now) || lane.share === undefined) {
-				// Others first seen: half the window, then AIMD (a refusal cuts it, room to spare raises it).
-				lane.share = Math.max(1, Math.floor(limit * SHARE_START));
+				lane.share = Math.max(1, limit * SHARE_START);
+				lane.clients = undefined;
 				lane.lastRaiseAt = now;
 			}
 			lane.othersSeenAt = now;
-			return;
 		}
-		if (lane.share === undefined || !this.othersActive(lane, now)) return;
-		// Room to spare in the recent windows (at least two calls unused): one more per window.
-		const recentMax = Math.max(0, ...lane.used.filter(([at]) => at >= now - w).map(([, u]) => u));
-		if (recentMax <= limit - 2 && now - lane.lastRaiseAt >= w && now - lane.lastCutAt >= w) {
-			lane.share = Math.min(limit, lane.share + 1);
-			lane.lastRaiseAt = now;
-		}
+		if (lane.share === undefined || !this.othersActive(lane, now) || now - lane.lastRaiseAt < w) return;
+		// Once per window: the window's count as the last answers saw it, over ours among them.
+		const recent = lane.used.filter(([at]) => at >= now - w);
+		const total = Math.max(0, ...recent.map(([, u]) => u));
+		const mine = recent.reduce((sum, [, , m]) => sum + m, 0);
+		if (mine === 0 || total === 0) return;
+		const n = clamp(total / mine, 1, limit);
+		lane.clients = lane.clients === undefined ? n : 0.5 * lane.clients + 0.5 * n;
+		lane.share = clamp((limit - SHARE_SLACK) / lane.clients, 1, limit);
+		lane.lastRaiseAt = now;
 	}
 
 	private learn(lane: Lane, ticket: number, remaining: number, resetAt: number | undefined): void {
@@ -711,7 +727,7 @@ export class Pacer {
 		return {
 			limit: lane.limit,
 			windowMs: lane.windowMs,
-			share: this.othersActive(lane, now) ? lane.share : undefined,
+			share: this.othersActive(lane, now) && lane.share !== undefined ? Math.round(lane.share * 10) / 10 : undefined,
 			othersSeen: this.othersActive(lane, now),
 			latencyMs: lane.latencyMs,
 			inFlightLimit: this.inFlightLimit(lane, now),

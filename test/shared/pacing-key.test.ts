@@ -1,0 +1,173 @@
+/**
+ * One key, many runs (shared/pacing.ts), on virtual time: the registry that
+ * gives every run on a key the same pacing, round robin across the parties
+ * (executions) of a key, the share of the window between clients that share
+ * nothing but the server, and AIMD when the answers tell no quota.
+ */
+import { PostWriterClient } from '../../shared/client';
+import { AUTO_IN_FLIGHT, Pacer, PacerRegistry } from '../../shared/pacing';
+import { fakeService, pool, virtualTime } from '../helpers/virtual-time';
+
+const BASE = 'https://api.test.example/api/v1';
+const KEY = 'pw_live_0123456789abcdefSECRET';
+
+describe('PacerRegistry: one pacing per key and base URL', () => {
+	function registry(now: () => number, options: { idleMs?: number; maxEntries?: number } = {}) {
+		let created = 0;
+		const r = new PacerRegistry({
+			digest: (text) => `d${[...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7)}`,
+			create: () => {
+				created++;
+				return new Pacer({ sleep: async () => undefined, now });
+			},
+			...options,
+		});
+		return { r, created: () => created };
+	}
+
+	test('the same key and base URL give the same pacing; another key or address another one; no key is held in clear', () => {
+		const { r, created } = registry(() => 0);
+		const a = r.get(KEY, BASE);
+		expect(r.get(KEY, BASE)).toBe(a);
+		expect(r.get(`${KEY}x`, BASE)).not.toBe(a);
+		expect(r.get(KEY, 'https://other.example/api/v1')).not.toBe(a);
+		expect(created()).toBe(3);
+		expect(r.ids().join(' ')).not.toContain(KEY);
+		expect(r.ids().join(' ')).not.toContain('SECRET');
+	});
+
+	test('an idle pacing is dropped after idleMs, one in use is kept', async () => {
+		let now = 0;
+		const { r } = registry(() => now, { idleMs: 1_000 });
+		const busy = r.get('busy-key-123', BASE);
+		const idle = r.get('idle-key-123', BASE);
+		const slot = await busy.acquire('generatePost');
+		now = 5_000;
+		// Any lookup sweeps: the idle one goes, the one with a call in flight stays.
+		r.get('third-key-123', BASE);
+		expect(r.get('busy-key-123', BASE)).toBe(busy);
+		expect(r.get('idle-key-123', BASE)).not.toBe(idle);
+		busy.settle(slot, undefined, 'answered');
+	});
+
+	test('bounded: past maxEntries the idle ones are dropped first', () => {
+		const { r } = registry(() => 0, { maxEntries: 3 });
+		for (let i = 0; i < 10; i++) r.get(`key-number-${i}`, BASE);
+		expect(r.size).toBeLessThanOrEqual(3);
+	});
+});
+
+describe('round robin across the executions of a key', () => {
+	test('a 1-item run started during a 100-item run is served within the next window, not after the 100', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 200, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0 });
+		const client = (party: string) => new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, pacer, party });
+		const big = client('big');
+		const small = client('small');
+		let smallDoneAt = 0;
+		const work = Promise.all([
+			pool(100, 100, (i) => big.generatePost({ prompt: `big ${i}` })),
+			(async () => {
+				await time.sleep(1_500);
+				await small.generatePost({ prompt: 'small' });
+				smallDoneAt = time.elapsed();
+			})(),
+		]);
+		const [bigResults] = await time.run(work);
+		expect(bigResults.every((r) => r.ok)).toBe(true);
+		// First come, first served would send it after the 100 (about 10 s); round robin sends it in the next window.
+		expect(smallDoneAt).toBeLessThanOrEqual(3_000);
+		expect(api.stats.charged).toBe(101);
+	});
+
+	test('two runs of the same size on one key advance together', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 100, limit: 5, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0 });
+		const done: Record<string, number[]> = { a: [], b: [] };
+		const run = (party: 'a' | 'b') => {
+			const c = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, pacer, party });
+			return pool(20, 20, async (i) => {
+				await c.generatePost({ prompt: `${party} ${i}` });
+				done[party].push(time.elapsed());
+			});
+		};
+		await time.run(Promise.all([run('a'), run('b')]));
+		// Both finish in the same last window, neither waits for the other to finish first.
+		expect(Math.abs(Math.max(...done.a) - Math.max(...done.b))).toBeLessThanOrEqual(1_000);
+		expect(Math.min(...done.b)).toBeLessThanOrEqual(1_200);
+	});
+});
+
+describe('clients that share nothing but the server (processes, a zap beside a workflow)', () => {
+	test('each takes a share of the window once it sees the others; together they finish near the quota-bound limit with few refusals', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacers = [0, 1, 2].map((i) => new Pacer({ sleep: time.sleep, now: time.now, random: () => (i + 0.5) / 3 }));
+		const clients = pacers.map((pacer) => new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer }));
+		const shares: Array<Array<number | undefined>> = [];
+		const sample = async () => {
+			for (let t = 0; t < 8; t++) {
+				await time.sleep(1_000);
+				shares.push(pacers.map((p) => p.report('generatePost').share));
+			}
+		};
+		const [results] = await time.run(Promise.all([Promise.all(clients.map((c, k) => pool(40, 40, (i) => c.generatePost({ prompt: `client ${k} item ${i}` })))), sample()]));
+		expect(results.flat().every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(120);
+		// Mid-run, each saw the others and took a share, about a third of the window each (the limit less a call of slack).
+		const mid = shares[5];
+		for (const share of mid) expect(share).toBeGreaterThanOrEqual(2);
+		for (const share of mid) expect(share).toBeLessThanOrEqual(4.5);
+		// The quota-bound limit is (⌈120/10⌉ − 1) × 1 s + 1 s = 12 s.
+		expect(time.elapsed()).toBeLessThanOrEqual(12_000 * 1.35);
+		expect(api.stats.refused429 / api.sent.length).toBeLessThanOrEqual(0.15);
+	});
+
+	test('alone on the key, a client never sees others: it takes the whole window', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0 });
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, pacer });
+		await time.run(pool(50, 50, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(pacer.report('generatePost')).toMatchObject({ limit: 10, windowMs: 1_000, othersSeen: false, share: undefined });
+	});
+});
+
+describe('AIMD when the answers tell no quota', () => {
+	function slot(p: Pacer) {
+		return p.acquire('generatePost');
+	}
+
+	test('slow start: a few calls at first, one more per answer; a refusal cuts the calls in flight to 0.7 of what they were, once per round trip', async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0 });
+		expect(p.report('generatePost').inFlightLimit).toBe(AUTO_IN_FLIGHT.initial);
+		const first = await slot(p);
+		now += 100;
+		p.settle(first, {}, 'answered');
+		const grown = p.report('generatePost').inFlightLimit;
+		expect(grown).toBe(AUTO_IN_FLIGHT.initial + 1);
+		const a = await slot(p);
+		const b = await slot(p);
+		now += 50;
+		p.settle(a, {}, 'refused');
+		expect(p.report('generatePost').inFlightLimit).toBe(Math.floor(grown * 0.7));
+		// A second refusal of a call sent before the cut is the same congestion: no second cut.
+		p.settle(b, {}, 'refused');
+		expect(p.report('generatePost').inFlightLimit).toBe(Math.floor(grown * 0.7));
+	});
+
+	test('only Retry-After on a 429: a batch completes, every item charged once, most calls not refused', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 300, limit: 8, windowMs: 1_000, headers: 'retry-after' });
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5 });
+		const results = await time.run(pool(80, 80, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(80);
+		expect(api.stats.refused429 / api.sent.length).toBeLessThanOrEqual(0.25);
+		// It grew past the first few calls.
+		expect(api.stats.maxInFlight).toBeGreaterThan(AUTO_IN_FLIGHT.initial);
+	});
+});
