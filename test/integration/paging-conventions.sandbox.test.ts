@@ -15,6 +15,7 @@ import { createStandaloneClient } from '../../sdk';
 import type { Credentials } from '../n8n/helpers/context';
 import { newTransport, poll, runNode } from '../n8n/helpers/context';
 import { bundle, run } from '../zapier/helpers';
+import { publishBurst as publishIn } from '../helpers/publish-burst';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -41,17 +42,6 @@ async function start(listShape: ListShape): Promise<void> {
 const postIds = () => sb.state.listPosts(DEFAULT_ACCOUNT_ID).map((p) => p.id);
 const draftIds = () => sb.state.listDrafts(DEFAULT_ACCOUNT_ID).map((d) => d.id);
 const requests = (route: string) => sb.stats.byRoute[route] ?? 0;
-
-/** Publishes `n` posts, each newer than every post before. */
-function publishBurst(n: number): string[] {
-	const ids: string[] = [];
-	for (let i = 0; i < n; i++) {
-		sb.clock.advance(60_000);
-		sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Burst post ${i}`, new Date(sb.clock.now()).toISOString());
-		ids.push(...sb.publishDue().map((p) => p.id));
-	}
-	return ids;
-}
 
 /** Creates `n` drafts, one a second; `word` in the text of every other one. */
 function createDrafts(n: number, word?: string): string[] {
@@ -103,7 +93,7 @@ describe.each(PAGING_SHAPES)('paging convention %s, pages of 4', (shape) => {
 		const params = { event: 'newPublishedPost' };
 		const seed = await poll({ credentials, params, staticData });
 		expect(seed.result).toBeNull();
-		const burst = publishBurst(3 * PAGE);
+		const burst = publishIn(sb, 3 * PAGE);
 		const transport = newTransport();
 		const fired = await poll({ credentials, params, staticData, transport });
 		expect(fired.items.map((i) => i.id)).toEqual(burst);
@@ -127,14 +117,14 @@ describe.each(PAGING_SHAPES)('paging convention %s, pages of 4', (shape) => {
 		const staticData: IDataObject = {};
 		const params = { event: 'postMetricMilestone', metric: 'likes', threshold: 1000, watchDays: 30 };
 		expect((await poll({ credentials, params, staticData })).result).toBeNull();
-		const burst = publishBurst(3 * PAGE);
+		const burst = publishIn(sb, 3 * PAGE);
 		for (const id of burst) sb.state.setMetrics(DEFAULT_ACCOUNT_ID, id, { likes: 5000 });
 		const fired = await poll({ credentials, params, staticData });
 		expect(fired.items.map((i) => i.postId)).toEqual(burst);
 	});
 
 	test('Zapier triggers: the newest posts and drafts, every page read, once each', async () => {
-		const burst = publishBurst(3 * PAGE);
+		const burst = publishIn(sb, 3 * PAGE);
 		const auth = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
 		sb.resetStats();
 		const posts = (await run('triggers', 'newPublishedPost', bundle({}, {}, auth))) as Array<{ id: string }>;

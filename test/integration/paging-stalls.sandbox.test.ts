@@ -14,6 +14,7 @@ import { createStandaloneClient } from '../../sdk';
 import type { Credentials } from '../n8n/helpers/context';
 import { poll, runNode } from '../n8n/helpers/context';
 import { bundle, run } from '../zapier/helpers';
+import { publishBurst as publishIn } from '../helpers/publish-burst';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -37,16 +38,6 @@ afterEach(async () => {
 
 const postIds = () => sb.state.listPosts(DEFAULT_ACCOUNT_ID).map((p) => p.id);
 
-function publishBurst(n: number): string[] {
-	const ids: string[] = [];
-	for (let i = 0; i < n; i++) {
-		sb.clock.advance(60_000);
-		sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Burst post ${i}`, new Date(sb.clock.now()).toISOString());
-		ids.push(...sb.publishDue().map((p) => p.id));
-	}
-	return ids;
-}
-
 /** What each broken server says, as the messages quote it. */
 const BROKEN: Array<[ListShape, RegExp, number]> = [
 	// An unknown convention: `more_items: true` and a total, nothing to ask the next page with.
@@ -61,7 +52,7 @@ describe.each(BROKEN)('a server that cannot be followed: %s', (shape, message, r
 	beforeEach(() => sb.configure({ listShape: shape }));
 
 	test('SDK: what was read, truncated: true with the reason', async () => {
-		if (shape === 'cycle-cursor') publishBurst(3); // 14 posts: the third page says more follow
+		if (shape === 'cycle-cursor') publishIn(sb, 3); // 14 posts: the third page says more follow
 		const client = createStandaloneClient({ baseUrl: sb.baseUrl, apiKey: sb.keys.full });
 		sb.resetStats();
 		const read = await client.readList('listPosts', {});
@@ -77,7 +68,7 @@ describe.each(BROKEN)('a server that cannot be followed: %s', (shape, message, r
 	});
 
 	test('n8n Get Many: the items read, and an execution hint', async () => {
-		if (shape === 'cycle-cursor') publishBurst(3);
+		if (shape === 'cycle-cursor') publishIn(sb, 3);
 		const { output, hints } = await runNode({ credentials, params: { resource: 'post', operation: 'getMany', returnAll: true, simplify: false } });
 		expect(output.length).toBeGreaterThan(0);
 		expect(hints).toHaveLength(1);
@@ -86,7 +77,7 @@ describe.each(BROKEN)('a server that cannot be followed: %s', (shape, message, r
 	});
 
 	test('Zapier: Find Draft and New Published Post log it', async () => {
-		if (shape === 'cycle-cursor') publishBurst(3);
+		if (shape === 'cycle-cursor') publishIn(sb, 3);
 		const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
 		const auth = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
 		await run('triggers', 'newPublishedPost', bundle({}, {}, auth));
@@ -105,7 +96,7 @@ describe.each(BROKEN)('a server that cannot be followed: %s', (shape, message, r
 		const params = { event: 'newPublishedPost' };
 		expect((await poll({ credentials, params, staticData })).result).toBeNull();
 		const kept = JSON.stringify(staticData);
-		const burst = publishBurst(3 * PAGE);
+		const burst = publishIn(sb, 3 * PAGE);
 		sb.configure({ listShape: shape });
 		const stalled = await poll({ credentials, params, staticData });
 		expect(stalled.result).toBeNull();
