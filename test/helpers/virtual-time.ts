@@ -50,14 +50,14 @@ export function virtualTime(start = 1_700_000_000_000): VirtualTime {
 	};
 }
 
-export type HeaderMode = 'none' | 'retry-after' | 'full';
+export type HeaderMode = 'none' | 'retry-after' | 'full' | 'ietf';
 
 export interface FakeServiceOptions {
 	latencyMs?: number;
 	/** /generate quota per window (default: none). */
 	limit?: number;
 	windowMs?: number;
-	/** What the answers say of the quota: nothing, Retry-After on 429 only, or X-RateLimit-Limit/Remaining/Reset on every answer (and Retry-After on 429). */
+	/** What the answers say of the quota: nothing, Retry-After on 429 only, X-RateLimit-Limit/Remaining/Reset on every answer (and Retry-After on 429), or the IETF fields only (RateLimit-Policy q and w, RateLimit r and t in whole seconds, on every answer). */
 	headers?: HeaderMode;
 	credits?: number;
 	/** Answers scripted by the order of arrival of POST /generate (1-based): a status, or a dropped connection after the charge. */
@@ -82,8 +82,15 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 	const answers: Array<{ path: string; status: number | 'reset'; at: number }> = [];
 	const stats = { maxInFlight: 0, refused429: 0, charged: 0 };
 
-	const quotaHeaders = (remaining: number, resetAt: number): Record<string, string> =>
-		mode === 'full' ? { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(resetAt / 1000) } : {};
+	const quotaHeaders = (remaining: number, resetAt: number): Record<string, string> => {
+		if (mode === 'full') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(resetAt / 1000) };
+		if (mode === 'ietf') {
+			const w = Math.ceil((options.windowMs ?? 1_000) / 1000);
+			const t = Math.max(0, Math.ceil((resetAt - time.now()) / 1000));
+			return { 'RateLimit-Policy': `"generate";q=${options.limit};w=${w}`, RateLimit: `"generate";r=${remaining};t=${t}` };
+		}
+		return {};
+	};
 
 	const answer = async (path: string, status: number, body: unknown, headers: Record<string, string> = {}, delay = latency): Promise<HttpResponse> => {
 		if (delay > 0) await time.sleep(delay);
@@ -108,7 +115,7 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 				const resetAt = window.start + windowMs;
 				if (window.count >= options.limit) {
 					stats.refused429++;
-					const retry: Record<string, string> = mode === 'none' ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
+					const retry: Record<string, string> = mode === 'none' || mode === 'ietf' ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
 					// The gateway refuses at once.
 					return await answer(path, 429, { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, { ...retry, ...quotaHeaders(0, resetAt) }, 0);
 				}

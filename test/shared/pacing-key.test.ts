@@ -171,3 +171,19 @@ describe('AIMD when the answers tell no quota', () => {
 		expect(api.stats.maxInFlight).toBeGreaterThan(AUTO_IN_FLIGHT.initial);
 	});
 });
+
+describe('the IETF fields alone (RateLimit-Policy and RateLimit)', () => {
+	test('the stated window paces the calls (its end is known only to the second): a batch goes window after window, without a stale count stalling it', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'ietf' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0 });
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0, pacer });
+		const results = await time.run(pool(60, 60, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(pacer.report('generatePost')).toMatchObject({ limit: 10, windowMs: 1_000 });
+		// Only the slow start of the first window meets refusals.
+		expect(api.stats.refused429).toBeLessThanOrEqual(10);
+		// (⌈60/10⌉ − 1) × 1 s + 1 s = 6 s, plus the first refusal's whole second and the sliding window's small margin.
+		expect(time.elapsed()).toBeLessThanOrEqual(6_000 * 1.25);
+	});
+});
