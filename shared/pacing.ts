@@ -706,10 +706,20 @@ export class Pacer {
 	 * jitter spreads the restart over half the window, so that the clients of
 	 * the key do not all come back at the same instant; alone, it is small.
 	 */
-	pause(delayMs: number, laneName?: string): void {
+	pause(delayMs: number, laneName?: string, options: { coarse?: boolean } = {}): void {
 		const lane = laneName === undefined ? undefined : this.lanes.get(laneName);
 		const now = this.now();
-		const delay = Math.max(0, delayMs);
+		let delay = Math.max(0, delayMs);
+		if (options.coarse && lane?.windowMs !== undefined) {
+			// The delay is whole seconds to the reset (IETF `t`, rounded up): the reset is anywhere in the last
+			// second of it. Come back at its middle, without more jitter (clients refused a moment apart already
+			// come back a moment apart); a second refusal costs nothing.
+			delay = Math.max(0, delay - Math.min(1_000, lane.windowMs) / 2);
+			const until = now + delay;
+			lane.pausedUntil = Math.max(lane.pausedUntil, until);
+			this.wake();
+			return;
+		}
 		const alone = lane !== undefined && lane.limit !== undefined && !this.othersActive(lane, now);
 		// A pause of every lane (no lane named) is the caller's own delay, without jitter.
 		const spread = laneName === undefined ? 0 : alone ? Math.min(250, delay * 0.05 + 20) : Math.min(lane?.windowMs ?? 1_000, Math.max(delay, 200)) / 2;
