@@ -97,7 +97,16 @@ const AIMD_DECREASE = 0.7;
  * - `count` (no reset time): `remaining` as counted for the call `ticket`.
  */
 type Estimate =
-	| { kind: 'window'; limit: number; base: number; external: number; resetAt?: number; /** resetAt foretold from the window's length, not yet told by an answer. */ predicted?: boolean }
+	| {
+			kind: 'window';
+			limit: number;
+			base: number;
+			external: number;
+			resetAt?: number;
+			/** resetAt foretold from the window's length (from the end of the window before, `from`), not yet told by an answer. */
+			predicted?: boolean;
+			from?: number;
+	  }
 	| { kind: 'count'; remaining: number; ticket: number };
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
@@ -265,13 +274,9 @@ export class Pacer {
 			const e: Estimate = { kind: 'window', limit: lane.limit, base, external: 0 };
 			const w = lane.windowMs;
 			if (endedAt !== undefined && w !== undefined && w > 0 && lane.exactReset) {
-				const now = this.now();
-				// A window often starts with its first call, a little after the last one ended: foretell its end a little late, never early.
-				const margin = Math.min(w / 4, Math.max(20, 0.02 * w, 2 * lane.lateMs));
-				let next = endedAt + w + margin;
-				if (next <= now) next += Math.ceil((now - next + 1) / w) * w;
-				e.resetAt = next;
+				e.resetAt = this.foretell(lane, endedAt, w);
 				e.predicted = true;
+				e.from = endedAt;
 			}
 			lane.estimate = e;
 		}
@@ -582,6 +587,15 @@ export class Pacer {
 		this.wake();
 	}
 
+	/** The end of the window that follows one ended at `endedAt`: a little late, never early (a window often starts with its first call, a little after the last one ended). */
+	private foretell(lane: Lane, endedAt: number, w: number): number {
+		const now = this.now();
+		const margin = Math.min(w / 4, Math.max(20, 0.02 * w, 2 * lane.lateMs));
+		let next = endedAt + w + margin;
+		if (next <= now) next += Math.ceil((now - next + 1) / w) * w;
+		return next;
+	}
+
 	/**
 	 * The window's length from the reset times: at least the span from a send to the end of the window it was
 	 * counted in, and at most the least gap between two reset times (fixed windows end a whole number of windows apart).
@@ -595,7 +609,12 @@ export class Pacer {
 		lane.lastReset = Math.max(lane.lastReset ?? resetAt, resetAt);
 		const low = lane.spanMs ?? 0;
 		const w = lane.gapMs !== undefined && lane.gapMs >= low ? lane.gapMs : low;
-		if (w > 0) lane.windowMs = w;
+		if (w > 0 && w !== lane.windowMs) {
+			lane.windowMs = w;
+			// A window foretold from a length now known better is foretold again.
+			const e = lane.estimate;
+			if (e?.kind === 'window' && e.predicted && e.from !== undefined) e.resetAt = this.foretell(lane, e.from, w);
+		}
 	}
 
 	/** A refusal: halve the calls in flight (once per round trip) and, while others use the key, the share. */
