@@ -187,3 +187,19 @@ describe('the IETF fields alone (RateLimit-Policy and RateLimit)', () => {
 		expect(time.elapsed()).toBeLessThanOrEqual(6_000 * 1.25);
 	});
 });
+
+describe('a refusal whose delay is only whole seconds (the IETF t)', () => {
+	test('comes back in the middle of the last second, not at its end; a Retry-After is waited in full', async () => {
+		let now = 10_000;
+		const p = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0.99 });
+		const slot = await p.acquire('generatePost');
+		p.settle(slot, { limit: 10, remaining: 0, windowMs: 1_000 }, 'refused');
+		p.pause(2_000, 'generatePost', { coarse: true });
+		expect(p.pauseLeft('generatePost')).toBe(1_500);
+		const q = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0 });
+		const s2 = await q.acquire('generatePost');
+		q.settle(s2, { limit: 10, remaining: 0, resetAt: now + 2_000 }, 'refused');
+		q.pause(2_000, 'generatePost');
+		expect(q.pauseLeft('generatePost')).toBeGreaterThanOrEqual(2_000);
+	});
+});
