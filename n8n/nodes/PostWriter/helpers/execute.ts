@@ -27,8 +27,6 @@ export type ItemHandler = (itemIndex: number, client: PostWriterClient) => Promi
 export interface ForEachItemOptions {
 	/** Items run at once (default 1: one after the other); 'auto': as many as the key's pacing lets go (at most MAX_CONCURRENCY). */
 	concurrency?: number | 'auto';
-	/** The operation whose calls the Auto hint describes (default: `key`). */
-	hintLane?: OperationKey;
 }
 
 /**
@@ -118,8 +116,7 @@ export async function forEachItem(
 	const concurrency = options.concurrency ?? 1;
 	await runPool(items.length, concurrency === 'auto' ? MAX_CONCURRENCY : concurrency, runItem, () => stop !== undefined);
 	if (stop) throw stop;
-	const lane = options.hintLane ?? key;
-	if (concurrency === 'auto' && client && lane && items.length > 1) autoHint(this, client, lane);
+	if (concurrency === 'auto' && client && key && items.length > 1) autoHint(this, client, key);
 	return outputs.flat();
 }
 
@@ -129,7 +126,7 @@ function autoHint(ctx: IExecuteFunctions, client: PostWriterClient, lane: Operat
 	if (report.peakInFlight === 0 || typeof ctx.addExecutionHints !== 'function') return;
 	const quota = describeQuota(report);
 	const latency = report.latencyMs === undefined ? '' : `, answers in about ${formatDuration(report.latencyMs)}`;
-	const basis = quota ? `the quota the service reported (${quota})${latency}` : `no quota reported by the service: grown while no call was refused, halved on a refusal${latency}`;
+	const basis = quota ? `the quota the service reported (${quota})${latency}` : `no quota reported by the service: grown while no call was refused, cut back on a refusal${latency}`;
 	ctx.addExecutionHints({
 		message: `Concurrency Auto: up to ${report.peakInFlight} call${report.peakInFlight === 1 ? '' : 's'} at once on this API key, from ${basis}. Set Options › Concurrency to cap it.`,
 		location: 'outputPane',
