@@ -128,8 +128,6 @@ interface Lane {
 	lastSentAt: number;
 	/** When the first call was given (slow start). */
 	firstSentAt?: number;
-	/** Answers (not refusals) so far. */
-	answered: number;
 	/** Any answer or refusal heard (ends the time-driven slow start). */
 	heard: boolean;
 	/** The calls in flight: ticket → time sent. */
@@ -139,9 +137,9 @@ interface Lane {
 	/** Calls in flight allowed without rate-limit headers (AIMD), and the threshold where slow start ends. */
 	cwnd: number;
 	ssthresh: number;
-	/** The last decrease (AIMD or share), and the last increase of the share. */
+	/** The last decrease (AIMD or share), and the last time the share was sized. */
 	lastCutAt: number;
-	lastRaiseAt: number;
+	lastShareAt: number;
 	/** The last time an answer showed calls of other clients on the key. */
 	othersSeenAt?: number;
 	/** Calls per window this client takes while others use the key (undefined: the whole window). */
@@ -229,13 +227,12 @@ export class Pacer {
 				windowStated: false,
 				recent: [],
 				lastSentAt: -Infinity,
-				answered: 0,
 				heard: false,
 				flying: new Map(),
 				cwnd: AUTO_IN_FLIGHT.initial,
 				ssthresh: Infinity,
 				lastCutAt: -Infinity,
-				lastRaiseAt: -Infinity,
+				lastShareAt: -Infinity,
 				used: [],
 				informed: false,
 				pausedUntil: 0,
@@ -573,7 +570,6 @@ export class Pacer {
 			if (i >= 0) lane.recent.splice(i, 1);
 			this.onRefusal(lane, slot, now);
 		} else if (outcome === 'answered') {
-			lane.answered++;
 			const took = now - slot.sentAt;
 			lane.latencyMs = lane.latencyMs === undefined ? took : Math.round(0.8 * lane.latencyMs + 0.2 * took);
 			// AIMD without headers: one more per answer in slow start, one more per round trip after.
@@ -647,11 +643,11 @@ export class Pacer {
 			if (!this.othersActive(lane, now) || lane.share === undefined) {
 				lane.share = Math.max(1, limit * SHARE_START);
 				lane.clients = undefined;
-				lane.lastRaiseAt = now;
+				lane.lastShareAt = now;
 			}
 			lane.othersSeenAt = now;
 		}
-		if (lane.share === undefined || !this.othersActive(lane, now) || now - lane.lastRaiseAt < w) return;
+		if (lane.share === undefined || !this.othersActive(lane, now) || now - lane.lastShareAt < w) return;
 		// Once per window: the window's count as the last answers saw it, over ours among them.
 		const recent = lane.used.filter(([at]) => at >= now - w);
 		const total = Math.max(0, ...recent.map(([, u]) => u));
@@ -660,7 +656,7 @@ export class Pacer {
 		const n = clamp(total / mine, 1, limit);
 		lane.clients = lane.clients === undefined ? n : 0.5 * lane.clients + 0.5 * n;
 		lane.share = clamp((limit - SHARE_SLACK) / lane.clients, 1, limit);
-		lane.lastRaiseAt = now;
+		lane.lastShareAt = now;
 	}
 
 	private learn(lane: Lane, ticket: number, remaining: number, resetAt: number | undefined): void {
