@@ -1,11 +1,11 @@
-/** Unit and integration tests; the real-runtime e2e runs through `npm run test:e2e`. */
+/** Unit and integration tests; the real-runtime suites (test/e2e/) run through `npm run test:e2e` and the other `test:*` scripts. */
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	// The chaos suite (about a minute of real waits) runs on its own: npm run test:chaos.
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts'],
