@@ -85,6 +85,21 @@ const SHARE_DECREASE = 0.9;
 const SHARE_SLACK = 1;
 /** The calls in flight after a refusal, without rate-limit headers (0.7 as CUBIC: less of a sawtooth than halving). */
 const AIMD_DECREASE = 0.7;
+/**
+ * A refusal, the server's delay and the calls refused on coming back are one crowding of the key: the calls
+ * in flight are cut at most once in this many round trips (cutting again for each refusal of the same
+ * crowding sends every client of the key down to one call in flight, and then they climb back one per round trip).
+ */
+const CUT_EVERY_ROUND_TRIPS = 2;
+/**
+ * How the count of clients on the key follows what the windows show: the weight of the old count when fewer
+ * are seen (a client that finished leaves its share to the others within a window or two) and when more are
+ * seen (a newcomer is let in more carefully, since a busy window over-counts).
+ */
+const CLIENTS_KEEP_FEWER = 0.25;
+const CLIENTS_KEEP_MORE = 0.5;
+/** Fewer than this many clients measured: the others are gone, and the whole window is taken at once. */
+const ALONE_BELOW = 1.1;
 
 /**
  * What the pacer knows of the quota of one lane.
@@ -613,9 +628,9 @@ export class Pacer {
 		}
 	}
 
-	/** A refusal: halve the calls in flight (once per round trip) and, while others use the key, the share. */
+	/** A refusal: cut the calls in flight to 0.7 (at most once per crowding) and, while others use the key, the share. */
 	private onRefusal(lane: Lane, slot: Slot, now: number): void {
-		if (slot.sentAt < lane.lastCutAt) return;
+		if (slot.sentAt < lane.lastCutAt || now - lane.lastCutAt < CUT_EVERY_ROUND_TRIPS * Math.max(lane.latencyMs ?? 0, lane.windowMs ?? 1_000)) return;
 		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd * AIMD_DECREASE));
 		lane.cwnd = lane.ssthresh;
 		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, lane.share * SHARE_DECREASE);
@@ -654,7 +669,8 @@ export class Pacer {
 		const mine = recent.reduce((sum, [, , m]) => sum + m, 0);
 		if (mine === 0 || total === 0) return;
 		const n = clamp(total / mine, 1, limit);
-		lane.clients = lane.clients === undefined ? n : 0.5 * lane.clients + 0.5 * n;
+		const keep = lane.clients === undefined || n < ALONE_BELOW ? 0 : n < lane.clients ? CLIENTS_KEEP_FEWER : CLIENTS_KEEP_MORE;
+		lane.clients = keep * (lane.clients ?? n) + (1 - keep) * n;
 		lane.share = clamp((limit - SHARE_SLACK) / lane.clients, 1, limit);
 		lane.lastShareAt = now;
 	}

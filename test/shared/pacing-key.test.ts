@@ -125,6 +125,32 @@ describe('clients that share nothing but the server (processes, a zap beside a w
 		expect(api.stats.refused429 / api.sent.length).toBeLessThanOrEqual(0.15);
 	});
 
+	test('when the others finish, the one left takes their share within a few windows', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacers = [0, 1, 2].map((i) => new Pacer({ sleep: time.sleep, now: time.now, random: () => (i + 0.5) / 3 }));
+		const clients = pacers.map((pacer) => new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer }));
+		const items = [15, 15, 60];
+		let othersDoneAt = 0;
+		const work = Promise.all(
+			clients.map(async (c, k) => {
+				await pool(items[k], items[k], (i) => c.generatePost({ prompt: `client ${k} item ${i}` }));
+				if (k < 2) othersDoneAt = Math.max(othersDoneAt, time.elapsed());
+			}),
+		);
+		await time.run(work);
+		expect(api.stats.charged).toBe(90);
+		// The last client's calls per second, from two seconds after the others are done (the answers tell it a round trip late): about the whole window.
+		const start = time.now() - time.elapsed();
+		const last = api.answers.filter((a) => a.status === 200 && a.at - 1_000 - start >= othersDoneAt + 2_000);
+		const seconds = Math.max(1, (Math.max(...last.map((a) => a.at)) - 1_000 - start - (othersDoneAt + 2_000)) / 1_000);
+		expect(last.length).toBeGreaterThanOrEqual(10);
+		expect(last.length / seconds).toBeGreaterThanOrEqual(8);
+		// The quota-bound limit is (⌈90/10⌉ − 1) × 1 s + 1 s = 9 s; fair shares let the two small runs finish first (about 5 s),
+		// then the one left has about 40 calls to make on its own: about 11 s at best, and the answers tell it a second late.
+		expect(time.elapsed()).toBeLessThanOrEqual(13_000);
+	});
+
 	test('alone on the key, a client never sees others: it takes the whole window', async () => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
@@ -157,6 +183,32 @@ describe('AIMD when the answers tell no quota', () => {
 		// A second refusal of a call sent before the cut is the same congestion: no second cut.
 		p.settle(b, {}, 'refused');
 		expect(p.report('generatePost').inFlightLimit).toBe(Math.floor(grown * 0.7));
+	});
+
+	test('a refusal met on coming back from the pause is the same crowding: one cut, not one per refusal; a crowding two round trips later cuts again', async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0 });
+		const first = await slot(p);
+		now += 100;
+		p.settle(first, {}, 'answered');
+		expect(p.report('generatePost').inFlightLimit).toBe(AUTO_IN_FLIGHT.initial + 1);
+		const a = await slot(p);
+		now += 10;
+		p.settle(a, {}, 'refused');
+		const cut = p.report('generatePost').inFlightLimit;
+		expect(cut).toBe(Math.floor((AUTO_IN_FLIGHT.initial + 1) * 0.7));
+		// Back from the server's delay, the window is still crowded: this refusal is the same event.
+		now += 1_200;
+		const b = await slot(p);
+		now += 10;
+		p.settle(b, {}, 'refused');
+		expect(p.report('generatePost').inFlightLimit).toBe(cut);
+		// Two round trips later, a refusal is a new crowding.
+		now += 1_000;
+		const c = await slot(p);
+		now += 10;
+		p.settle(c, {}, 'refused');
+		expect(p.report('generatePost').inFlightLimit).toBe(Math.max(1, Math.floor(cut * 0.7)));
 	});
 
 	test('only Retry-After on a 429: a batch completes, every item charged once, most calls not refused', async () => {
