@@ -10,7 +10,6 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
-import type { OperationKey } from '../../shared/catalogue';
 import type { CreditsLowState, MilestoneConfig, MilestoneState, NewDraftState } from '../../shared/event-state';
 import type { NotifyUnit, PostWatermarkState, PostsRead, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
@@ -32,10 +31,12 @@ import {
 import { fetchCredits, fetchNewestDrafts, fetchNewestPosts, readDraftsSince, readPostsInWindow, readPostsSince, readUpcoming } from '../../shared/poll-reader';
 import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, stalledWarning, truncationWarning, unreadableMessage } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
+import type { TriggerKey, TriggerSpec } from '../../shared/triggers';
+import { TRIGGERS } from '../../shared/triggers';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
-export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft' | 'postMetricMilestone' | 'newDraft' | 'creditsLow';
+export type TriggerEvent = TriggerKey;
 
 export interface TriggerStaticData {
 	newPublishedPost?: PostWatermarkState;
@@ -46,15 +47,6 @@ export interface TriggerStaticData {
 	[key: string]: unknown;
 }
 
-/** The operation each event reads (named in its errors). */
-const READS: Record<TriggerEvent, OperationKey> = {
-	newPublishedPost: 'listPosts',
-	upcomingScheduledDraft: 'getCalendar',
-	postMetricMilestone: 'listPosts',
-	newDraft: 'listDrafts',
-	creditsLow: 'getCredits',
-};
-
 /**
  * Posts read per page. When /posts is newest first, a quiet poll is one
  * request of one page. When it is oldest first (the spec does not say), every
@@ -63,7 +55,6 @@ const READS: Record<TriggerEvent, OperationKey> = {
 export const PAGE_SIZE = 100;
 /** Pages a poll reads at most: a burst newest first, or the whole list oldest first (10,000 posts). */
 export const MAX_PAGES = 100;
-/** Longest notice, in days (the core's bound). */
 
 /** Failures worth another try at the next poll without bothering anyone. */
 const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'workflow_busy', 'malformed']);
@@ -366,5 +357,6 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		});
 		return null;
 	}
-	throw toNodeError(this.getNode(), failure, 0, READS[event] ?? 'listPosts');
+	// The operation the event reads names the error; a stored event this version does not know reads posts.
+	throw toNodeError(this.getNode(), failure, 0, (TRIGGERS as Record<string, TriggerSpec | undefined>)[event]?.reads ?? 'listPosts');
 }
