@@ -7,44 +7,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { ListShape, Sandbox, SandboxOptions } from '../../../../sandbox';
-import type { Credentials } from '../../helpers/context';
-import { newTransport, poll } from '../../helpers/context';
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import type { ListShape, SandboxOptions } from '../../../../sandbox';
+import { MINUTE, T0, account, credentials, newTransport, poll, sb, sleeps, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 import { MAX_PAGES, PAGE_SIZE } from '../../../../n8n/nodes/PostWriterTrigger/poll';
 import { mulberry32 } from '../../../../sandbox/text';
 
-const sleeps: number[] = [];
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async (ms: number) => {
-		sleeps.push(ms);
-	}),
-}));
-
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const MINUTE = 60_000;
-const BIG_QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } };
-
-let sb: Sandbox;
-let credentials: Credentials;
-
-async function start(listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}): Promise<void> {
-	sb = await startSandbox({ now: T0, listShape, seedData, quota: BIG_QUOTA, ...more });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-}
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	sleeps.length = 0;
-	await sb.close();
-});
+const start = (listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}) => startTriggerSandbox({ listShape, seedData, ...more });
 
 /** A seeded pseudo-random source, so that runs repeat. */
 const random = mulberry32;
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 
 /** Publishes one post per time given (times at or before the sandbox clock). */
 function publishAt(times: number[]): void {
