@@ -7,9 +7,12 @@
  * Import `poll` and `newTransport` from here, before anything that loads the
  * node: the sleep mock must be in place when the node loads n8n-workflow.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../sandbox';
-import type { Sandbox, SandboxOptions } from '../../../sandbox';
+import type { ListShape, Sandbox, SandboxOptions } from '../../../sandbox';
 import type { Credentials } from './context';
+import { newTransport } from './context';
 
 export type { Credentials, Logged, Transport } from './context';
 export { newTransport, poll } from './context';
@@ -32,6 +35,9 @@ export const DAY = 24 * HOUR;
 /** A quota no test reaches: these tests count what fires, not refusals. */
 export const BIG_QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } };
 
+/** The list shapes the list triggers run under: a cursor, an offset and a bare array. */
+export const LIST_SHAPES: ListShape[] = ['data-cursor', 'items-offset', 'bare'];
+
 /** This test's sandbox and its full key (set by startTriggerSandbox; live bindings, so importers see the current one). */
 export let sb: Sandbox;
 export let credentials: Credentials;
@@ -44,6 +50,11 @@ export async function startTriggerSandbox(options: Partial<SandboxOptions> = {})
 	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
 	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
 	return sb;
+}
+
+/** A trigger node before its first poll: the static data n8n keeps between polls, and a transport that records the requests. */
+export function newTriggerNode() {
+	return { staticData: {} as IDataObject, transport: newTransport() };
 }
 
 /** The sandbox's default account (its posts, drafts, credits and history). */

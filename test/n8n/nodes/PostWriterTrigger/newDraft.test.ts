@@ -10,17 +10,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
 import type { ListShape } from '../../../../sandbox';
 import { mulberry32 } from '../../../../sandbox/text';
-import { MINUTE, T0, account, api, credentials, newTransport, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
+import { MINUTE, T0, LIST_SHAPES, account, api, credentials, newTransport, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 const start = (listShape: ListShape = 'data-cursor', credits = 1000) => startTriggerSandbox({ listShape, credits });
 
 const event = { event: 'newDraft' };
 
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Draft (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Draft (list shape %s)', (listShape) => {
 	test('fires once per draft created after activation, by any route, over 80 polls; state bounded', async () => {
 		await start(listShape);
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		expect((await poll({ credentials, params: event, staticData, transport })).result).toBeNull();
 		const existing = new Set(account().drafts.map((d) => d.id));
 		const created: string[] = [];

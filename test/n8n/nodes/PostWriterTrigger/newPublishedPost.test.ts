@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
 import type { ListShape, SandboxOptions } from '../../../../sandbox';
-import { MINUTE, T0, account, credentials, newTransport, poll, sb, sleeps, startTriggerSandbox } from '../../helpers/trigger-sandbox';
+import { MINUTE, T0, LIST_SHAPES, account, credentials, newTransport, newTriggerNode, poll, sb, sleeps, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 import { MAX_PAGES, PAGE_SIZE } from '../../../../n8n/nodes/PostWriterTrigger/poll';
 import { mulberry32 } from '../../../../sandbox/text';
 
@@ -26,11 +26,10 @@ function publishAt(times: number[]): void {
 
 const event = { event: 'newPublishedPost' };
 
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Published Post (list shape %s)', (listShape) => {
 	test('fires once per post published after activation, never for older ones, over 80 polls', async () => {
 		await start(listShape);
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const first = await poll({ credentials, params: event, staticData, transport });
 		expect(first.result).toBeNull();
 		expect(transport.requests).toHaveLength(1);
@@ -77,11 +76,10 @@ describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published
 	});
 });
 
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post, /posts oldest first (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Published Post, /posts oldest first (list shape %s)', (listShape) => {
 	test('no duplicate and no miss over 60 polls; a quiet poll reads the whole list, a bounded number of requests', async () => {
 		await start(listShape, true, { listOrder: 'oldest-first', seedPosts: 150 });
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		await poll({ credentials, params: event, staticData, transport });
 		const pages = (n: number) => (listShape === 'bare' ? 1 : Math.ceil(n / PAGE_SIZE));
 		expect(transport.requests).toHaveLength(pages(150));
@@ -205,8 +203,7 @@ describe('New Published Post', () => {
 
 	test('state stays bounded after 10,000 posts, and a burst of 1,200 between two polls is read in full', async () => {
 		await start();
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		await poll({ credentials, params: event, staticData, transport });
 		const existing = new Set(account().posts.map((p) => p.id));
 		const fired = new Set<string>();

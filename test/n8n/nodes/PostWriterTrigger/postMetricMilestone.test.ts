@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
 import { mulberry32 } from '../../../../sandbox/text';
-import { DAY, HOUR, account, credentials, newTransport, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
+import { DAY, HOUR, account, credentials, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 const start = (seedPosts = 30) => startTriggerSandbox({ seedPosts });
 
@@ -30,8 +30,7 @@ describe('Post Metric Milestone', () => {
 		['impressions', 15_000, 30],
 	] as const)('%s ≥ %d over %d days: 120 polls, each crossing fires once, nothing there at activation fires, state bounded', async (metric, threshold, watchDays) => {
 		await start();
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const p = params(threshold, metric, watchDays);
 		expect((await poll({ credentials, params: p, staticData, transport })).result).toBeNull();
 		const atActivation = over(metric, threshold, watchDays);

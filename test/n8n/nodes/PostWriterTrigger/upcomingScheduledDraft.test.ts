@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
-import { HOUR, MINUTE, account, credentials, newTransport, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
+import { HOUR, MINUTE, account, credentials, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 /** 22:00 UTC on the last day of January: the notice window crosses into February. */
 const T0 = Date.parse('2026-01-31T22:00:00.000Z');
@@ -25,8 +25,7 @@ const params = { event: 'upcomingScheduledDraft', notifyAmount: 3, notifyUnit: '
 
 describe('Upcoming Scheduled Draft', () => {
 	test('fires once per (draft, time) as the time enters the window, across day and month, and again when rescheduled', async () => {
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const a = schedule('A', T0 + HOUR); // 23:00 Jan 31
 		const b = schedule('B', T0 + 5 * HOUR); // 03:00 Feb 1
 		const c = schedule('C', T0 + 2 * HOUR + 59 * MINUTE); // 00:59 Feb 1
