@@ -8,13 +8,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { TriggerFieldSpec, TriggerKey } from '../../shared/triggers';
 import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
-import { sentence } from '../PostWriter/helpers/fields';
+import { byName, sentence } from '../PostWriter/helpers/fields';
 
-export const EVENT = 'event';
-
-function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
-	return [...options].sort((a, b) => a.name.localeCompare(b.name));
-}
+const EVENT = 'event';
 
 function eventPicker(): INodeProperties {
 	const [first] = TRIGGER_KEYS;
@@ -36,12 +32,12 @@ function eventPicker(): INodeProperties {
 function fieldProperty(key: TriggerKey, field: TriggerFieldSpec): INodeProperties {
 	const shown = platformField(field, 'n8n');
 	const gate = field.onlyWith;
-	const gateName = gate ? platformField(getTrigger(key).fields.find((f) => f.name === gate.field) as TriggerFieldSpec, 'n8n').name : undefined;
+	const gateField = gate && getTrigger(key).fields.find((f) => f.name === gate.field);
 	const common = {
 		displayName: shown.label,
 		name: shown.name,
 		...(shown.description ? { description: sentence(shown.description) } : {}),
-		displayOptions: { show: { [EVENT]: [key], ...(gate && gateName ? { [gateName]: [...gate.values] } : {}) } },
+		displayOptions: { show: { [EVENT]: [key], ...(gate && gateField ? { [platformField(gateField, 'n8n').name]: [...gate.values] } : {}) } },
 	};
 	if (field.options) {
 		const options: INodePropertyOptions[] = field.options.map((o) => ({ name: o.label, value: o.value, ...(o.description ? { description: sentence(o.description) } : {}) }));
