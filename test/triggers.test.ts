@@ -1,5 +1,5 @@
 /**
- * Adding a trigger (README, "Adding an operation", Triggers): one declaration in
+ * Adding a trigger (README, "Adding a trigger", under "Adding an operation"): one declaration in
  * shared/triggers.ts, its pure event logic, then one place per platform.
  * This test walks every trigger event through every place and, when one is
  * forgotten, fails with the file to edit. It also holds what users' workflows
@@ -53,7 +53,7 @@ function missingPlaces({ key, name, label }: Named): string[] {
 
 const named = (key: TriggerKey): Named => ({ key, name: getTrigger(key).name, label: getTrigger(key).zapier?.label ?? getTrigger(key).name });
 
-test('every trigger event is wired in every place (README: Adding an operation, Triggers)', () => {
+test('every trigger event is wired in every place (README: Adding a trigger)', () => {
 	expect(TRIGGER_KEYS).toHaveLength(5);
 	expect(TRIGGER_KEYS.map(named).flatMap(missingPlaces)).toEqual([]);
 });
