@@ -1,11 +1,11 @@
 /**
- * Adding a trigger (README, "Adding a trigger", under "Adding an operation"): one declaration in
- * shared/triggers.ts, its pure event logic, then one place per platform.
- * This test walks every trigger event through every place and, when one is
- * forgotten, fails with the file to edit. It also holds what users' workflows
- * and Zaps store, written here by hand: the parameter names and values, the
- * input keys and choices, and the output fields, which may grow but never lose
- * one.
+ * Adding a trigger (README, "Adding a trigger", under "Adding an
+ * operation"): one declaration in shared/triggers.ts, its pure event logic,
+ * then one place per platform. This test walks every trigger event through
+ * every place and, when one is forgotten, fails with the file to edit. It also
+ * holds what users' workflows and Zaps store, written here by hand: the
+ * parameter names and values, the input keys and choices, and the output
+ * fields, which may grow but never lose one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
