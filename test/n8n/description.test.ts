@@ -14,6 +14,7 @@ import { BRAND } from '../../shared/brand';
 import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';
 import { normaliseBaseUrl } from '../../shared/validate';
 import { MILESTONE_METRICS, OTHER_METRIC } from '../../shared/event-state';
+import { TRIGGER_KEYS, getTrigger } from '../../shared/triggers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;
@@ -89,19 +90,15 @@ describe('Post Writer node description', () => {
 });
 
 describe('Post Writer Trigger description', () => {
-	test('polling trigger with its five events, sorted by name; no tool use', () => {
+	test("polling trigger with the trigger catalogue's events, sorted by name; no tool use", () => {
 		expect(trigger.name).toBe(BRAND.n8nTriggerName);
 		expect(trigger.displayName).toBe(`${BRAND.displayName} Trigger`);
 		expect(trigger.polling).toBe(true);
 		expect(trigger.inputs).toEqual([]);
 		const event = trigger.properties.find((p) => p.name === 'event');
-		expect((event?.options ?? []).map((o) => [(o as { name: string }).name, (o as { value: string }).value])).toEqual([
-			['Credits Low', 'creditsLow'],
-			['New Draft', 'newDraft'],
-			['New Published Post', 'newPublishedPost'],
-			['Post Metric Milestone', 'postMetricMilestone'],
-			['Upcoming Scheduled Draft', 'upcomingScheduledDraft'],
-		]);
+		const byName = TRIGGER_KEYS.map((key) => [getTrigger(key).name, key]).sort((a, b) => a[0].localeCompare(b[0]));
+		expect(byName).toHaveLength(5);
+		expect((event?.options ?? []).map((o) => [(o as { name: string }).name, (o as { value: string }).value])).toEqual(byName);
 		expect(trigger).not.toHaveProperty('usableAsTool');
 	});
 
@@ -112,13 +109,7 @@ describe('Post Writer Trigger description', () => {
 		for (const m of MILESTONE_METRICS) expect(metric?.options).toContainEqual(expect.objectContaining({ name: m.label, value: m.value }));
 	});
 
-	test.each([
-		['creditsLow', 'Credits Low'],
-		['newDraft', 'New Draft'],
-		['newPublishedPost', 'New Published Post'],
-		['postMetricMilestone', 'Post Metric Milestone'],
-		['upcomingScheduledDraft', 'Upcoming Scheduled Draft'],
-	])("the subtitle of event '%s' is its name, by n8n's expression engine", (value, name) => {
+	test.each(TRIGGER_KEYS.map((key) => [key, getTrigger(key).name]))("the subtitle of event '%s' is its name, by n8n's expression engine", (value, name) => {
 		const node: INode = { id: 't', name: 'Trigger', type: 'x.trigger', typeVersion: 1, position: [0, 0], parameters: { event: value } };
 		const type = new PostWriterTrigger();
 		const nodeTypes = { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) } as unknown as INodeTypes;

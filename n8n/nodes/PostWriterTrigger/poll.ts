@@ -10,7 +10,6 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
-import type { OperationKey } from '../../shared/catalogue';
 import type { CreditsLowState, MilestoneConfig, MilestoneState, NewDraftState } from '../../shared/event-state';
 import type { NotifyUnit, PostWatermarkState, PostsRead, UnreadableRecord, UpcomingState } from '../../shared/polling';
 import type { CalendarEntry } from '../../shared/types';
@@ -32,10 +31,12 @@ import {
 import { fetchCredits, fetchNewestDrafts, fetchNewestPosts, readDraftsSince, readPostsInWindow, readPostsSince, readUpcoming } from '../../shared/poll-reader';
 import { MAX_FIRED_KEYS, lookaheadMs, oldestFirst, selectNewPosts, selectUpcoming, stalledWarning, truncationWarning, unreadableMessage } from '../../shared/polling';
 import type { RecordKind } from '../../shared/records';
+import type { TriggerKey } from '../../shared/triggers';
+import { getTrigger } from '../../shared/triggers';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 
-export type TriggerEvent = 'newPublishedPost' | 'upcomingScheduledDraft' | 'postMetricMilestone' | 'newDraft' | 'creditsLow';
+export type TriggerEvent = TriggerKey;
 
 export interface TriggerStaticData {
 	newPublishedPost?: PostWatermarkState;
@@ -46,15 +47,6 @@ export interface TriggerStaticData {
 	[key: string]: unknown;
 }
 
-/** The operation each event reads (named in its errors). */
-const READS: Record<TriggerEvent, OperationKey> = {
-	newPublishedPost: 'listPosts',
-	upcomingScheduledDraft: 'getCalendar',
-	postMetricMilestone: 'listPosts',
-	newDraft: 'listDrafts',
-	creditsLow: 'getCredits',
-};
-
 /**
  * Posts read per page. When /posts is newest first, a quiet poll is one
  * request of one page. When it is oldest first (the spec does not say), every
@@ -63,7 +55,6 @@ const READS: Record<TriggerEvent, OperationKey> = {
 export const PAGE_SIZE = 100;
 /** Pages a poll reads at most: a burst newest first, or the whole list oldest first (10,000 posts). */
 export const MAX_PAGES = 100;
-/** Longest notice, in days (the core's bound). */
 
 /** Failures worth another try at the next poll without bothering anyone. */
 const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'workflow_busy', 'malformed']);
@@ -212,29 +203,62 @@ function nothingToShow(ctx: IPollFunctions, message: string, description: string
 	return new NodeOperationError(ctx.getNode(), `${message}: there is nothing to show as a test event`, { description });
 }
 
-/** Fetch Test Event for the later events: the latest matching item, state untouched. */
-async function testLaterEvent(ctx: IPollFunctions, client: PostWriterClient, event: 'postMetricMilestone' | 'newDraft' | 'creditsLow'): Promise<INodeExecutionData[][]> {
+async function testNewPost(ctx: IPollFunctions, client: PostWriterClient): Promise<INodeExecutionData[][]> {
+	const read = await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	reportUnreadable(ctx, true, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
+	const latest = read.newest[0];
+	if (!latest) {
+		throw nothingToShow(
+			ctx,
+			'No published post yet',
+			`Publish a post with ${BRAND.displayName} (or schedule a draft and wait for it), then fetch a test event again. The active workflow will start on posts published after its activation.`,
+		);
+	}
+	return [toItems([latest.record as IDataObject])];
+}
+
+async function testUpcoming(ctx: IPollFunctions, client: PostWriterClient): Promise<INodeExecutionData[][]> {
+	const { ms, amount, unit } = readLookahead(ctx);
 	const now = Date.now();
-	if (event === 'postMetricMilestone') {
-		const config = readMilestoneConfig(ctx);
-		const read = await readPostsInWindow(client, config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
-		const latest = milestoneCandidates(read.records, config, now)[0];
-		if (!latest) {
-			throw nothingToShow(
-				ctx,
-				`No post of the last ${config.watchDays} day${config.watchDays === 1 ? '' : 's'} has ${config.threshold} ${config.metric} or more`,
-				`Lower 'Threshold' or widen the watch window to see a test event. The active workflow starts when a post reaches the threshold after its activation; posts already there never start it.`,
-			);
-		}
-		return [[{ json: milestoneEvent(latest, config) as IDataObject }]];
+	const upcoming = await readUpcoming(client, now, ms);
+	reportUnreadable(ctx, true, { kind: 'calendarEntry', unreadable: upcoming.unreadable, total: upcoming.total, source: 'GET /calendar' });
+	const soonest = upcoming.entries[0];
+	if (!soonest) {
+		const window = `${amount} ${amount === 1 ? unit.replace(/s$/, '') : unit}`;
+		throw nothingToShow(
+			ctx,
+			`No draft is scheduled in the next ${window}`,
+			`Schedule a draft within that window (${BRAND.displayName} › Draft › Create, with 'Schedule At'), or raise 'Notify Me Before', then fetch a test event again.`,
+		);
 	}
-	if (event === 'newDraft') {
-		const latest = (await fetchNewestDrafts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES })).newest[0];
-		if (!latest) {
-			throw nothingToShow(ctx, 'No draft yet', `Create a draft (${BRAND.displayName} › Draft › Create, or Generate with 'Save as Draft'), then fetch a test event again.`);
-		}
-		return [[{ json: draftEvent(latest) as IDataObject }]];
+	return [[{ json: upcomingItem(soonest, now) }]];
+}
+
+async function testMilestone(ctx: IPollFunctions, client: PostWriterClient): Promise<INodeExecutionData[][]> {
+	const now = Date.now();
+	const config = readMilestoneConfig(ctx);
+	const read = await readPostsInWindow(client, config, now, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
+	const latest = milestoneCandidates(read.records, config, now)[0];
+	if (!latest) {
+		throw nothingToShow(
+			ctx,
+			`No post of the last ${config.watchDays} day${config.watchDays === 1 ? '' : 's'} has ${config.threshold} ${config.metric} or more`,
+			`Lower 'Threshold' or widen the watch window to see a test event. The active workflow starts when a post reaches the threshold after its activation; posts already there never start it.`,
+		);
 	}
+	return [[{ json: milestoneEvent(latest, config) as IDataObject }]];
+}
+
+async function testNewDraft(ctx: IPollFunctions, client: PostWriterClient): Promise<INodeExecutionData[][]> {
+	const latest = (await fetchNewestDrafts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES })).newest[0];
+	if (!latest) {
+		throw nothingToShow(ctx, 'No draft yet', `Create a draft (${BRAND.displayName} › Draft › Create, or Generate with 'Save as Draft'), then fetch a test event again.`);
+	}
+	return [[{ json: draftEvent(latest) as IDataObject }]];
+}
+
+async function testCreditsLow(ctx: IPollFunctions, client: PostWriterClient): Promise<INodeExecutionData[][]> {
+	const now = Date.now();
 	const threshold = creditThreshold(ctx.getNodeParameter('threshold', 10));
 	const credits = await fetchCredits(client);
 	const latest = creditsLowHistory(credits, threshold)[0];
@@ -249,48 +273,18 @@ async function testLaterEvent(ctx: IPollFunctions, client: PostWriterClient, eve
 	);
 }
 
+type EventPoll = (ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData) => Promise<INodeExecutionData[][] | null>;
 /** Fetch Test Event: the latest matching item, state untouched. */
-async function testEvent(ctx: IPollFunctions, client: PostWriterClient, event: TriggerEvent): Promise<INodeExecutionData[][]> {
-	if (event === 'postMetricMilestone' || event === 'newDraft' || event === 'creditsLow') return await testLaterEvent(ctx, client, event);
-	if (event === 'newPublishedPost') {
-		const read = await fetchNewestPosts(client, 1, { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
-		reportUnreadable(ctx, true, { kind: 'post', unreadable: read.unreadable, total: read.records.length, source: 'GET /posts' });
-		const latest = read.newest[0];
-		if (!latest) {
-			throw new NodeOperationError(ctx.getNode(), 'No published post yet: there is nothing to show as a test event', {
-				description: `Publish a post with ${BRAND.displayName} (or schedule a draft and wait for it), then fetch a test event again. The active workflow will start on posts published after its activation.`,
-			});
-		}
-		return [toItems([latest.record as IDataObject])];
-	}
-	const { ms, amount, unit } = readLookahead(ctx);
-	const now = Date.now();
-	const upcoming = await readUpcoming(client, now, ms);
-	reportUnreadable(ctx, true, { kind: 'calendarEntry', unreadable: upcoming.unreadable, total: upcoming.total, source: 'GET /calendar' });
-	const soonest = upcoming.entries[0];
-	if (!soonest) {
-		const window = `${amount} ${amount === 1 ? unit.replace(/s$/, '') : unit}`;
-		throw new NodeOperationError(ctx.getNode(), `No draft is scheduled in the next ${window}: there is nothing to show as a test event`, {
-			description: `Schedule a draft within that window (${BRAND.displayName} › Draft › Create, with 'Schedule At'), or raise 'Notify Me Before', then fetch a test event again.`,
-		});
-	}
-	return [[{ json: upcomingItem(soonest, now) }]];
-}
+type EventTest = (ctx: IPollFunctions, client: PostWriterClient) => Promise<INodeExecutionData[][]>;
 
-async function pollEvent(ctx: IPollFunctions, client: PostWriterClient, data: TriggerStaticData, event: TriggerEvent): Promise<INodeExecutionData[][] | null> {
-	switch (event) {
-		case 'newPublishedPost':
-			return await pollNewPosts(ctx, client, data);
-		case 'postMetricMilestone':
-			return await pollMilestones(ctx, client, data);
-		case 'newDraft':
-			return await pollNewDrafts(ctx, client, data);
-		case 'creditsLow':
-			return await pollCreditsLow(ctx, client, data);
-		default:
-			return await pollUpcoming(ctx, client, data);
-	}
-}
+/** How each event of the trigger catalogue polls and shows a test event: keyed by it, so that an event left out does not compile. */
+const EVENTS: Readonly<Record<TriggerEvent, { poll: EventPoll; test: EventTest }>> = {
+	newPublishedPost: { poll: pollNewPosts, test: testNewPost },
+	upcomingScheduledDraft: { poll: pollUpcoming, test: testUpcoming },
+	postMetricMilestone: { poll: pollMilestones, test: testMilestone },
+	newDraft: { poll: pollNewDrafts, test: testNewDraft },
+	creditsLow: { poll: pollCreditsLow, test: testCreditsLow },
+};
 
 /**
  * What n8n 2.36+ adds to a poll's context (n8n-workflow's IPollFunctions from
@@ -345,14 +339,16 @@ async function keepSeed(ctx: IPollFunctions): Promise<void> {
 
 export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const event = this.getNodeParameter('event', 'newPublishedPost') as TriggerEvent;
+	const handlers = (EVENTS as Partial<Record<string, (typeof EVENTS)[TriggerEvent]>>)[event];
+	if (!handlers) throw new NodeOperationError(this.getNode(), `Unknown event "${String(event)}"`, { description: 'Pick the event again in Trigger On.' });
 	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
 	const manual = this.getMode() === 'manual';
 	const polledBefore = event === 'newPublishedPost' ? Boolean(data.newPublishedPost?.initialised) : data[event] !== undefined;
 	let failure: unknown;
 	try {
 		const client = await createClient(this, { deadline: pollDeadline(this) });
-		if (manual) return await testEvent(this, client, event);
-		const result = await pollEvent(this, client, data, event);
+		if (manual) return await handlers.test(this, client);
+		const result = await handlers.poll(this, client, data);
 		if (!polledBefore && result === null) await keepSeed(this);
 		return result;
 	} catch (error) {
@@ -366,5 +362,6 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		});
 		return null;
 	}
-	throw toNodeError(this.getNode(), failure, 0, READS[event] ?? 'listPosts');
+	// The operation the event reads names the error.
+	throw toNodeError(this.getNode(), failure, 0, getTrigger(event).reads);
 }

@@ -6,18 +6,15 @@
  * created and published between two polls is no longer listed by /drafts;
  * New Published Post fires for it.
  */
-import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { draftEvent } from '../../../shared/event-state';
 import { fetchNewestDrafts } from '../../../shared/poll-reader';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
-import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
+import { eventTrigger } from './event';
 import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';
 
-
-const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+export default eventTrigger('newDraft', async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const read = await fetchNewestDrafts(clientFor(z, bundle), pollCount(bundle), { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
 	reportStalled(z, 'New Draft', read);
@@ -26,24 +23,4 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 		const scheduled = typeof out.scheduledAt === 'string' ? Date.parse(out.scheduledAt) : undefined;
 		return { ...out, createdAtLocal: isoInZone(d.at, zone), scheduledAtLocal: scheduled === undefined ? null : isoInZone(scheduled, zone) };
 	});
-});
-
-const draft = sampleFor('listDrafts');
-
-export default defineTrigger({
-	key: 'newDraft',
-	noun: 'Draft',
-	display: {
-		label: 'New Draft',
-		description: 'Triggers when a draft is created.',
-	},
-	operation: {
-		type: 'polling',
-		perform,
-		sample: { ...draft, draftId: draft.id, createdAtLocal: '2026-11-21T10:00:00+01:00', scheduledAtLocal: '2026-11-24T09:30:00+01:00' },
-		outputFields: outputFieldsFor('listDrafts', [
-			{ key: 'createdAtLocal', label: 'Created At (Your Time Zone)', type: 'datetime' },
-			{ key: 'scheduledAtLocal', label: 'Scheduled At (Your Time Zone)', type: 'datetime' },
-		]),
-	},
 });

@@ -6,21 +6,19 @@
  * reads (one request when the list is newest first; the whole list, up to
  * MAX_PAGES, when it is oldest first).
  */
-import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../../shared/brand';
 import { fetchNewestPosts } from '../../../shared/poll-reader';
 import { truncationWarning } from '../../../shared/polling';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
-import { outputFieldsFor, sampleFor } from '../fields';
 import { isoInZone, zoneOf } from '../time';
 import { reportUnreadable } from '../unreadable';
+import { eventTrigger } from './event';
 import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';
 
 export { MAX_PAGES, PAGE_SIZE } from './paging';
 
-const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+export default eventTrigger('newPublishedPost', async (z: ZObject, bundle: Bundle) => {
 	const zone = zoneOf(bundle.meta);
 	const client = clientFor(z, bundle);
 	const read = await fetchNewestPosts(client, pollCount(bundle), { pageSize: PAGE_SIZE, maxPages: MAX_PAGES });
@@ -34,22 +32,4 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 		publishedAt: new Date(at).toISOString(),
 		publishedAtLocal: isoInZone(at, zone),
 	}));
-});
-
-export default defineTrigger({
-	key: 'newPublishedPost',
-	noun: 'Post',
-	display: {
-		label: 'New Published Post',
-		description: 'Triggers when a post is published, with its metrics.',
-	},
-	operation: {
-		type: 'polling',
-		perform,
-		sample: sampleFor('listPosts', { publishedAtLocal: '2026-11-20T09:30:00+01:00' }),
-		outputFields: outputFieldsFor('listPosts', [
-			{ key: 'publishedAtLocal', label: 'Published At (Your Time Zone)', type: 'datetime' },
-			{ key: 'draftId', label: 'Draft ID' },
-		]),
-	},
 });

@@ -18,7 +18,7 @@ export const CUSTOM = '__custom__';
 const CUSTOM_LABEL = 'Custom';
 
 /** Dropdown choices in alphabetical order, as n8n lists them. */
-function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
+export function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
 	return [...options].sort((a, b) => a.name.localeCompare(b.name));
 }
 

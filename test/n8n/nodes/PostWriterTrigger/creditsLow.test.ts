@@ -9,45 +9,17 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { Sandbox } from '../../../../sandbox';
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
 import { mulberry32 } from '../../../../sandbox/text';
-import type { Credentials } from '../../helpers/context';
-import { poll } from '../../helpers/context';
+import { MINUTE, account, api, credentials, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
-}));
+const start = (credits = 40) => startTriggerSandbox({ credits });
 
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const MINUTE = 60_000;
-
-let sb: Sandbox;
-let credentials: Credentials;
-
-async function start(credits = 40): Promise<void> {
-	sb = await startSandbox({ now: T0, credits, quota: { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } } });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-}
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	await sb.close();
-});
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 const params = (threshold: number) => ({ event: 'creditsLow', threshold });
 
 async function generate(times: number): Promise<void> {
 	for (let i = 0; i < times && account().credits > 0; i++) {
-		const res = await fetch(`${sb.baseUrl}/generate`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${sb.keys.full}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ prompt: 'Spend a credit', saveDraft: false }),
-		});
-		expect(res.status).toBe(200);
+		await api('POST', '/generate', { prompt: 'Spend a credit', saveDraft: false });
 	}
 }
 

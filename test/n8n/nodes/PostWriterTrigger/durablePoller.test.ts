@@ -15,31 +15,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { Sandbox } from '../../../../sandbox';
-import type { Credentials } from '../../helpers/context';
-import { poll } from '../../helpers/context';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
-}));
-
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const MINUTE = 60_000;
-
-let sb: Sandbox;
-let credentials: Credentials;
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import { MINUTE, account, credentials, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 beforeEach(async () => {
-	sb = await startSandbox({ now: T0, quota: { default: { limit: 1_000_000, windowMs: 60_000 } } });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-});
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	await sb.close();
+	await startTriggerSandbox();
 });
 
 /** n8n 2.41's durable cursor for one trigger node. */
@@ -63,7 +43,6 @@ class DurableCursor {
 	}
 }
 
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 
 function publishNow(text: string): string {
 	sb.state.createDraft(DEFAULT_ACCOUNT_ID, text, new Date(sb.clock.now() - 1000).toISOString());

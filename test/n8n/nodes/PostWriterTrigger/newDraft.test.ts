@@ -7,48 +7,19 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { ListShape, Sandbox } from '../../../../sandbox';
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import type { ListShape } from '../../../../sandbox';
 import { mulberry32 } from '../../../../sandbox/text';
-import type { Credentials } from '../../helpers/context';
-import { newTransport, poll } from '../../helpers/context';
+import { MINUTE, T0, LIST_SHAPES, account, api, credentials, newTransport, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
-}));
+const start = (listShape: ListShape = 'data-cursor', credits = 1000) => startTriggerSandbox({ listShape, credits });
 
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const MINUTE = 60_000;
-
-let sb: Sandbox;
-let credentials: Credentials;
-
-async function start(listShape: ListShape = 'data-cursor', credits = 1000): Promise<void> {
-	sb = await startSandbox({ now: T0, listShape, credits, quota: { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } } });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-}
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	await sb.close();
-});
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 const event = { event: 'newDraft' };
 
-async function api(method: string, path: string, body: unknown): Promise<any> {
-	const res = await fetch(`${sb.baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${sb.keys.full}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-	expect(res.status).toBeLessThan(300);
-	return await res.json();
-}
-
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Draft (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Draft (list shape %s)', (listShape) => {
 	test('fires once per draft created after activation, by any route, over 80 polls; state bounded', async () => {
 		await start(listShape);
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		expect((await poll({ credentials, params: event, staticData, transport })).result).toBeNull();
 		const existing = new Set(account().drafts.map((d) => d.id));
 		const created: string[] = [];

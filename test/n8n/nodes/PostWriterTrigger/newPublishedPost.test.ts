@@ -7,44 +7,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { ListShape, Sandbox, SandboxOptions } from '../../../../sandbox';
-import type { Credentials } from '../../helpers/context';
-import { newTransport, poll } from '../../helpers/context';
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import type { ListShape, SandboxOptions } from '../../../../sandbox';
+import { MINUTE, T0, LIST_SHAPES, account, credentials, newTransport, newTriggerNode, poll, sb, sleeps, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 import { MAX_PAGES, PAGE_SIZE } from '../../../../n8n/nodes/PostWriterTrigger/poll';
 import { mulberry32 } from '../../../../sandbox/text';
 
-const sleeps: number[] = [];
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async (ms: number) => {
-		sleeps.push(ms);
-	}),
-}));
-
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const MINUTE = 60_000;
-const BIG_QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } };
-
-let sb: Sandbox;
-let credentials: Credentials;
-
-async function start(listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}): Promise<void> {
-	sb = await startSandbox({ now: T0, listShape, seedData, quota: BIG_QUOTA, ...more });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-}
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	sleeps.length = 0;
-	await sb.close();
-});
+const start = (listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}) => startTriggerSandbox({ listShape, seedData, ...more });
 
 /** A seeded pseudo-random source, so that runs repeat. */
 const random = mulberry32;
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 
 /** Publishes one post per time given (times at or before the sandbox clock). */
 function publishAt(times: number[]): void {
@@ -54,11 +26,10 @@ function publishAt(times: number[]): void {
 
 const event = { event: 'newPublishedPost' };
 
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Published Post (list shape %s)', (listShape) => {
 	test('fires once per post published after activation, never for older ones, over 80 polls', async () => {
 		await start(listShape);
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const first = await poll({ credentials, params: event, staticData, transport });
 		expect(first.result).toBeNull();
 		expect(transport.requests).toHaveLength(1);
@@ -105,11 +76,10 @@ describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published
 	});
 });
 
-describe.each<ListShape>(['data-cursor', 'items-offset', 'bare'])('New Published Post, /posts oldest first (list shape %s)', (listShape) => {
+describe.each(LIST_SHAPES)('New Published Post, /posts oldest first (list shape %s)', (listShape) => {
 	test('no duplicate and no miss over 60 polls; a quiet poll reads the whole list, a bounded number of requests', async () => {
 		await start(listShape, true, { listOrder: 'oldest-first', seedPosts: 150 });
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		await poll({ credentials, params: event, staticData, transport });
 		const pages = (n: number) => (listShape === 'bare' ? 1 : Math.ceil(n / PAGE_SIZE));
 		expect(transport.requests).toHaveLength(pages(150));
@@ -233,8 +203,7 @@ describe('New Published Post', () => {
 
 	test('state stays bounded after 10,000 posts, and a burst of 1,200 between two polls is read in full', async () => {
 		await start();
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		await poll({ credentials, params: event, staticData, transport });
 		const existing = new Set(account().posts.map((p) => p.id));
 		const fired = new Set<string>();

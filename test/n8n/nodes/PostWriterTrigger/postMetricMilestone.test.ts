@@ -9,36 +9,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { Sandbox } from '../../../../sandbox';
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
 import { mulberry32 } from '../../../../sandbox/text';
-import type { Credentials } from '../../helpers/context';
-import { newTransport, poll } from '../../helpers/context';
+import { DAY, HOUR, account, credentials, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
-}));
+const start = (seedPosts = 30) => startTriggerSandbox({ seedPosts });
 
-const T0 = Date.parse('2026-11-21T09:00:00.000Z');
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-let sb: Sandbox;
-let credentials: Credentials;
-
-async function start(seedPosts = 30): Promise<void> {
-	sb = await startSandbox({ now: T0, seedPosts, quota: { default: { limit: 1_000_000, windowMs: 60_000 } } });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
-}
-
-afterEach(async () => {
-	jest.restoreAllMocks();
-	await sb.close();
-});
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 const params = (threshold: number, metric = 'likes', watchDays = 7, extra: IDataObject = {}) => ({ event: 'postMetricMilestone', metric, threshold, watchDays, ...extra });
 
 /** The oracle: posts in the window at or over the threshold now, by id. */
@@ -54,8 +30,7 @@ describe('Post Metric Milestone', () => {
 		['impressions', 15_000, 30],
 	] as const)('%s ≥ %d over %d days: 120 polls, each crossing fires once, nothing there at activation fires, state bounded', async (metric, threshold, watchDays) => {
 		await start();
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const p = params(threshold, metric, watchDays);
 		expect((await poll({ credentials, params: p, staticData, transport })).result).toBeNull();
 		const atActivation = over(metric, threshold, watchDays);

@@ -6,36 +6,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
-import type { Sandbox } from '../../../../sandbox';
-import type { Credentials } from '../../helpers/context';
-import { newTransport, poll } from '../../helpers/context';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
-}));
+import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import { HOUR, MINUTE, account, credentials, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 /** 22:00 UTC on the last day of January: the notice window crosses into February. */
 const T0 = Date.parse('2026-01-31T22:00:00.000Z');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-let sb: Sandbox;
-let credentials: Credentials;
 
 beforeEach(async () => {
-	sb = await startSandbox({ now: T0, seedData: false, quota: { default: { limit: 1_000_000, windowMs: 60_000 } } });
-	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	jest.spyOn(Date, 'now').mockImplementation(() => sb.clock.now());
+	await startTriggerSandbox({ now: T0, seedData: false });
 });
 
-afterEach(async () => {
-	jest.restoreAllMocks();
-	await sb.close();
-});
-
-const account = () => sb.state.account(DEFAULT_ACCOUNT_ID);
 
 function schedule(text: string, at: number): string {
 	return sb.state.createDraft(DEFAULT_ACCOUNT_ID, text, new Date(at).toISOString()).id;
@@ -45,8 +25,7 @@ const params = { event: 'upcomingScheduledDraft', notifyAmount: 3, notifyUnit: '
 
 describe('Upcoming Scheduled Draft', () => {
 	test('fires once per (draft, time) as the time enters the window, across day and month, and again when rescheduled', async () => {
-		const staticData: IDataObject = {};
-		const transport = newTransport();
+		const { staticData, transport } = newTriggerNode();
 		const a = schedule('A', T0 + HOUR); // 23:00 Jan 31
 		const b = schedule('B', T0 + 5 * HOUR); // 03:00 Feb 1
 		const c = schedule('C', T0 + 2 * HOUR + 59 * MINUTE); // 00:59 Feb 1
