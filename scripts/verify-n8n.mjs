@@ -30,12 +30,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { lintPackageDescriptions, formatProblem } from './lint-descriptions.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG_DIR = path.join(REPO, 'n8n');
 const require = createRequire(import.meta.url);
-const { withBuildLock } = require('./lib/n8n-runtime.js');
+const { withBuildLock } = require('./lib/n8n-runtime');
+const { lintPackageDescriptions, formatProblem } = require('./lib/lint-descriptions');
 
 const ALLOWED_IN_TARBALL = [/^dist\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/];
 const REQUIRED_IN_TARBALL = ['package.json', 'README.md', 'LICENSE'];

@@ -6,38 +6,68 @@
  * whole when it ends, with its time; a suite that does not end within its
  * `timeoutMs` is killed with its process group and counts as failed.
  */
-'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { say } from './paths';
 
 const RESULT_LINE = /^([^\n:]+): (\d+) passed, (\d+) failed\b/gm;
 
-function say(message) {
-	process.stdout.write(`${message}\n`);
+/** A suite to run. */
+export interface Suite {
+	name: string;
+	command: string;
+	args: string[];
+	env?: NodeJS.ProcessEnv;
+	/** Killed with its process group after this long (default 30 minutes). */
+	timeoutMs?: number;
 }
 
-/** The result lines of a log: [{ label, passed, failed }], the last one per label. */
-function resultLines(text) {
-	const byLabel = new Map();
+/** A "<label>: N passed, M failed" line. */
+export interface ResultLine {
+	label: string;
+	passed: number;
+	failed: number;
+}
+
+/** How a suite ended. */
+export interface SuiteResult {
+	name: string;
+	/** Its exit code; 124 when it was killed over its time limit. */
+	code: number | null;
+	seconds: number;
+	logFile: string;
+	/** The result lines of its log. */
+	results: ResultLine[];
+}
+
+/** Options of runSuites. */
+export interface RunSuitesOptions {
+	/** Where <name>.log is written. */
+	outDir: string;
+	concurrency?: number;
+	/** The start of the run, for the "started at t+Ns" lines. */
+	started?: number;
+}
+
+/** The result lines of a log, the last one per label. */
+export function resultLines(text: string): ResultLine[] {
+	const byLabel = new Map<string, ResultLine>();
 	for (const m of text.matchAll(RESULT_LINE)) byLabel.set(m[1], { label: m[1], passed: Number(m[2]), failed: Number(m[3]) });
 	return [...byLabel.values()];
 }
 
-/**
- * suites: [{ name, command, args, env?, timeoutMs? }]. Resolves
- * [{ name, code, seconds, logFile, results }] in the order given.
- */
-async function runSuites(suites, { outDir, concurrency = 3, started = Date.now() }) {
+/** Runs the suites, at most `concurrency` at a time; resolves their results in the order given. */
+export async function runSuites(suites: Suite[], { outDir, concurrency = 3, started = Date.now() }: RunSuitesOptions): Promise<SuiteResult[]> {
 	fs.mkdirSync(outDir, { recursive: true });
 	const queue = suites.map((s, index) => ({ ...s, index }));
-	const done = [];
-	const running = new Set();
-	const children = new Set();
-	const stopAll = () => {
-		for (const child of children) {
+	const done: SuiteResult[] = [];
+	const running = new Set<Promise<void>>();
+	const children = new Set<number>();
+	const stopAll = (): void => {
+		for (const pid of children) {
 			try {
-				process.kill(-child.pid, 'SIGTERM');
+				process.kill(-pid, 'SIGTERM');
 			} catch {
 				// already gone
 			}
@@ -45,22 +75,23 @@ async function runSuites(suites, { outDir, concurrency = 3, started = Date.now()
 	};
 	process.once('SIGINT', stopAll);
 	process.once('SIGTERM', stopAll);
-	const runOne = (suite) =>
+	const runOne = (suite: Suite): Promise<SuiteResult> =>
 		new Promise((resolve) => {
 			const logFile = path.join(outDir, `${suite.name}.log`);
 			const out = fs.openSync(logFile, 'w');
 			const t0 = Date.now();
 			say(`[${suite.name}] started at t+${Math.round((t0 - started) / 1000)}s: ${[suite.command, ...suite.args].join(' ')}`);
 			const child = spawn(suite.command, suite.args, { env: { ...process.env, ...suite.env }, stdio: ['ignore', out, out], detached: true });
-			children.add(child);
+			const pid = child.pid as number;
+			children.add(pid);
 			let timedOut = false;
 			const timer = setTimeout(() => {
 				timedOut = true;
 				try {
-					process.kill(-child.pid, 'SIGTERM');
+					process.kill(-pid, 'SIGTERM');
 					setTimeout(() => {
 						try {
-							process.kill(-child.pid, 'SIGKILL');
+							process.kill(-pid, 'SIGKILL');
 						} catch {
 							// gone
 						}
@@ -71,7 +102,7 @@ async function runSuites(suites, { outDir, concurrency = 3, started = Date.now()
 			}, suite.timeoutMs ?? 30 * 60_000);
 			child.on('close', (code) => {
 				clearTimeout(timer);
-				children.delete(child);
+				children.delete(pid);
 				fs.closeSync(out);
 				const seconds = Math.round((Date.now() - t0) / 1000);
 				const text = fs.readFileSync(logFile, 'utf8');
@@ -82,12 +113,12 @@ async function runSuites(suites, { outDir, concurrency = 3, started = Date.now()
 				resolve({ name: suite.name, code: timedOut ? 124 : code, seconds, logFile, results });
 			});
 		});
-	await new Promise((resolveAll) => {
-		const pump = () => {
+	await new Promise<void>((resolveAll) => {
+		const pump = (): void => {
 			if (queue.length === 0 && running.size === 0) return resolveAll();
 			while (running.size < concurrency && queue.length > 0) {
-				const suite = queue.shift();
-				const p = runOne(suite).then((r) => {
+				const suite = queue.shift() as Suite & { index: number };
+				const p: Promise<void> = runOne(suite).then((r) => {
 					done[suite.index] = r;
 					running.delete(p);
 					pump();
@@ -103,7 +134,7 @@ async function runSuites(suites, { outDir, concurrency = 3, started = Date.now()
 }
 
 /** Prints a table of the suites; returns true when every suite exited 0 with a result line and no failure. */
-function report(results) {
+export function report(results: SuiteResult[]): boolean {
 	let ok = true;
 	say('\nsuite results:');
 	for (const r of results) {
@@ -114,5 +145,3 @@ function report(results) {
 	}
 	return ok;
 }
-
-module.exports = { runSuites, report, resultLines };
