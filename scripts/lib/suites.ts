@@ -5,6 +5,8 @@
  * shortens CI without loading the machine much. Each suite's log is printed
  * whole when it ends, with its time; a suite that does not end within its
  * `timeoutMs` is killed with its process group and counts as failed.
+ * Result lines ("<label>: N passed, M failed") a suite prints are shown in the
+ * table too; the totals of CI come from the suites' JSON reports (test-reports.ts).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -133,15 +135,19 @@ export async function runSuites(suites: Suite[], { outDir, concurrency = 3, star
 	return done;
 }
 
-/** Prints a table of the suites; returns true when every suite exited 0 with a result line and no failure. */
+/**
+ * Prints a table of the suites: time, exit code, and the result lines a suite
+ * printed, if any. Returns true when every suite exited 0 and no result line
+ * counts a failure. (CI's totals come from the suites' JSON reports, not from here.)
+ */
 export function report(results: SuiteResult[]): boolean {
 	let ok = true;
 	say('\nsuite results:');
 	for (const r of results) {
-		const lines = r.results.map((x) => `${x.label}: ${x.passed} passed, ${x.failed} failed`).join('; ') || 'no result line';
-		const good = r.code === 0 && r.results.length > 0 && r.results.every((x) => x.failed === 0);
+		const lines = r.results.map((x) => `${x.label}: ${x.passed} passed, ${x.failed} failed`).join('; ');
+		const good = r.code === 0 && r.results.every((x) => x.failed === 0);
 		ok &&= good;
-		say(`  ${good ? '✓' : '✗'} ${r.name} (${r.seconds} s): ${lines}`);
+		say(`  ${good ? '✓' : '✗'} ${r.name} (${r.seconds} s, ${r.code === 124 ? 'killed over its time limit' : `exit ${r.code}`})${lines ? `: ${lines}` : ''}`);
 	}
 	return ok;
 }
