@@ -3,6 +3,7 @@
  * a post published at once, and the repository's workflows adapted to where
  * the node is loaded.
  */
+import { startSandbox as start } from '../../sandbox';
 import type { PostRecord, Sandbox, SandboxOptions } from '../../sandbox';
 
 /** A credential an n8n workflow refers to. */
@@ -27,9 +28,12 @@ export interface AdaptOptions {
 	credential?: CredentialRef;
 }
 
-/** The sandbox, in this process (loaded when first asked for: most callers never need it). */
+/**
+ * The sandbox, in this process. Imported statically: a dynamic import() is left
+ * to Node's ES module loader by some TypeScript loaders (Playwright's), which
+ * cannot read TypeScript.
+ */
 export async function startSandbox(options?: Partial<SandboxOptions>): Promise<Sandbox> {
-	const { startSandbox: start } = await import('../../sandbox');
 	return await start(options);
 }
 
