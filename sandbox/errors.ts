@@ -3,7 +3,9 @@
  * the ApiError every layer throws, the error body in the configured shape,
  * and the Outcome the server writes back.
  */
-import type { ErrorShape } from './server';
+
+/** The shape of error bodies: `{ error: { code, message, field } }`, `{ code, message, field }` or `{ message }`. */
+export type ErrorShape = 'nested' | 'flat' | 'message';
 
 // ---------------------------------------------------------------------------
 // Errors

@@ -9,54 +9,12 @@
 import type { OperationKey } from '../shared/catalogue';
 import { ApiError, errorBody } from './errors';
 import type { Outcome } from './errors';
-import type { SandboxOptions } from './server';
+import type { SandboxOptions } from './types';
+import type { QuotaRule, Quotas } from './types';
 import type { KeyRecord } from './state';
 import { mulberry32 } from './text';
 
-// ---------------------------------------------------------------------------
-// Options
-// ---------------------------------------------------------------------------
-
-export interface QuotaRule {
-	limit: number;
-	windowMs: number;
-}
-
-export interface Quotas {
-	/** Every endpoint except /generate. */
-	default: QuotaRule;
-	/** POST /generate only (it does not count against `default`). */
-	generate: QuotaRule;
-}
-
-export interface FaultOptions {
-	/** Added delay (real time) before every matching request. */
-	latencyMs?: number;
-	/** Probability (0..1) of a 5xx answer. */
-	errorRate?: number;
-	/** Statuses picked from for `errorRate` and `errorNext` (default [500, 502, 503]). */
-	errorStatuses?: number[];
-	/** The next n matching requests get a 5xx (the first of `errorStatuses`): exactly n, however many calls arrive at once. */
-	errorNext?: number;
-	/** The next n matching requests get 429. */
-	burst429?: number;
-	/** Retry delay of `burst429`, in seconds (default 1). */
-	burstRetryAfterSec?: number;
-	/** Probability (0..1) of destroying the socket without an answer. */
-	resetRate?: number;
-	/** The next n matching requests have their socket destroyed. */
-	resetNext?: number;
-	/** The next n matching requests get 200 with truncated JSON `{"proposals": [`. */
-	malformedNext?: number;
-	/** The next n matching requests get 502 with an HTML page. */
-	htmlNext?: number;
-	/** The next n matching requests never get an answer (socket held until close). */
-	timeoutNext?: number;
-	/** Limit faults to these routes, written "METHOD /path" as in the catalogue (e.g. "POST /generate"). */
-	routes?: string[];
-	/** Apply 5xx / reset / timeout / HTML / malformed faults after the operation ran (and charged). */
-	faultAfterHandling?: boolean;
-}
+export type { FaultOptions, QuotaRule, Quotas } from './types';
 
 export const DEFAULT_QUOTAS: Quotas = {
 	default: { limit: 600, windowMs: 60_000 },

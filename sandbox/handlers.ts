@@ -7,10 +7,9 @@
 import type { OperationKey } from '../shared/catalogue';
 import { ApiError, outOfSequence, validation } from './errors';
 import { busyError, insufficientCredits } from './faults';
-import type { Route } from './routing';
-import type { SandboxRuntime } from './server';
+import type { Ctx, Handler, Handlers, SandboxRuntime } from './types';
 import { DAY_MS } from './state';
-import type { AccountRecord, KeyRecord, WorkflowRecord } from './state';
+import type { WorkflowRecord } from './state';
 import {
 	analyzeText,
 	generateProposals,
@@ -27,22 +26,8 @@ import {
 const CALENDAR_MAX_DAYS = 92;
 
 // ---------------------------------------------------------------------------
-// Request context and handlers
+// Handlers (their context and result types are in types.ts)
 // ---------------------------------------------------------------------------
-
-export interface Ctx {
-	key: KeyRecord;
-	account: AccountRecord;
-	input: Record<string, unknown>;
-	query: URLSearchParams;
-	route: Route;
-}
-
-export type Result = { status?: number; body: unknown } | { list: unknown[] };
-
-export type Handler = (ctx: Ctx) => Result | Promise<Result>;
-
-export type Handlers = Record<OperationKey, Handler>;
 
 function str(v: unknown): string | undefined {
 	return typeof v === 'string' ? v : undefined;

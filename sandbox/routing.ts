@@ -6,14 +6,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { OPERATION_KEYS, OPERATIONS } from '../shared/catalogue';
-import type { FieldSpec, OperationKey, OperationSpec } from '../shared/catalogue';
+import type { FieldSpec, OperationSpec } from '../shared/catalogue';
 import type { Scope } from '../shared/types';
 import { ApiError, validation } from './errors';
 import type { Outcome } from './errors';
 import { keyRefusal } from './faults';
-import type { Handlers } from './handlers';
 import { formatList } from './paging';
-import type { SandboxRuntime } from './server';
+import type { Handlers, Route, SandboxRuntime } from './types';
 import { shapeBody, shapeListItems } from './shapes';
 import type { KeyRecord, SandboxState } from './state';
 
@@ -23,15 +22,6 @@ const DRAIN_CAP_BYTES = 16 * 1024 * 1024;
 // ---------------------------------------------------------------------------
 // Routing from the catalogue
 // ---------------------------------------------------------------------------
-
-export interface Route {
-	key: OperationKey;
-	op: OperationSpec;
-	regex: RegExp;
-	params: string[];
-	/** "METHOD /path" as in the catalogue. */
-	name: string;
-}
 
 const ROUTES: Route[] = OPERATION_KEYS.map((key) => {
 	const op = OPERATIONS[key] as OperationSpec;

@@ -3,8 +3,9 @@
  * routed from the operation catalogue (shared/catalogue.ts), with in-memory
  * state, a controllable clock, rate limits and fault injection.
  * The choices it makes where the spec says "not shown" are listed in README.md.
- * This file holds the options, the HTTP server, start/stop and the wiring;
- * routing.ts, faults.ts, handlers.ts and errors.ts hold the rest.
+ * This file holds the defaults, the HTTP server, start/stop and the wiring;
+ * types.ts the options and the types the parts share; routing.ts, faults.ts,
+ * handlers.ts and errors.ts the rest.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -13,169 +14,28 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES } from '../shared/types';
 import { ApiError, errorBody, errorOutcome } from './errors';
-import type { Outcome } from './errors';
+import type { ErrorShape, Outcome } from './errors';
 import { DEFAULT_QUOTAS, createFaults, quotaBucket } from './faults';
-import type { FaultOptions, QuotaRule, Quotas, RateInfo } from './faults';
+import type { RateInfo } from './faults';
 import { createHandlers } from './handlers';
 import { KEY_PREFIX, dispatch, parseRequest, readBody, routeOf } from './routing';
 import { BROKE_ACCOUNT_ID, DAY_MS, DEFAULT_ACCOUNT_ID, OTHER_ACCOUNT_ID, SandboxState } from './state';
-import type { PostRecord } from './state';
 import { RECORD_SHAPES } from './shapes';
 import { LIST_SHAPES } from './paging';
 import type { ListShape } from './paging';
 import type { RecordShape } from './shapes';
 import { sha256 } from './text';
+import { LIST_ORDERS, RATE_LIMIT_HEADERS } from './types';
+import type { FaultOptions, ListOrder, QuotaRule, Quotas, RateLimitHeaders, RetryHeader, Sandbox, SandboxKeys, SandboxOptions, SandboxRuntime, SandboxStats } from './types';
 
-// Defined in routing.ts, faults.ts and errors.ts; re-exported for the importers of sandbox/server.
-export { ApiError, DEFAULT_QUOTAS, KEY_PREFIX };
-export type { FaultOptions, QuotaRule, Quotas, RecordShape };
-export { RECORD_SHAPES };
-
-// ---------------------------------------------------------------------------
-// Options and handle
-// ---------------------------------------------------------------------------
-
-export type ErrorShape = 'nested' | 'flat' | 'message';
-export type { ListShape } from './paging';
+// Defined in types.ts, routing.ts, faults.ts, errors.ts, paging.ts and shapes.ts; re-exported for the importers of sandbox/server.
+export { ApiError, DEFAULT_QUOTAS, KEY_PREFIX, LIST_ORDERS, RATE_LIMIT_HEADERS, RECORD_SHAPES };
 export { LIST_SHAPES, PAGING_SHAPES } from './paging';
-export type RetryHeader = 'seconds' | 'http-date' | 'reset';
-/**
- * Which rate-limit fields the answers carry: `X-RateLimit-*` (and the
- * `retryHeader` form on a 429), the IETF `RateLimit-Policy` / `RateLimit`
- * structured fields only, or only `Retry-After` on a 429.
- */
-export type RateLimitHeaders = 'x-ratelimit' | 'ietf' | 'retry-after';
-export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ietf', 'retry-after'];
-/** Order of GET /posts by publication time (the spec does not say). */
-export type ListOrder = 'newest-first' | 'oldest-first';
-export const LIST_ORDERS: readonly ListOrder[] = ['newest-first', 'oldest-first'];
+export type { ErrorShape, FaultOptions, ListOrder, ListShape, QuotaRule, Quotas, RateLimitHeaders, RecordShape, RetryHeader, Sandbox, SandboxKeys, SandboxOptions, SandboxRuntime, SandboxStats };
 
-export interface SandboxKeys {
-	/** All scopes, default account. */
-	full: string;
-	/** posts:read and account:read only, default account. */
-	readonly: string;
-	/** Revoked. */
-	revoked: string;
-	/** Expired (expiry one day before the clock's start). */
-	expired: string;
-	/** All scopes, an account with 0 credits. */
-	noCredits: string;
-	/** All scopes, another account (ownership tests). */
-	other: string;
-}
-
-export interface SandboxOptions {
-	/** TCP port on 127.0.0.1; 0 = random (default 0). */
-	port: number;
-	/** Start of the sandbox clock, epoch ms (default: real now). */
-	now: number;
-	/** Also let the sandbox clock follow real time (default false: it moves only by clock.advance/set). */
-	clockTicks: boolean;
-	/** Seed of the PRNG used by fault rates (default 1). */
-	seed: number;
-	/** Derive the keys from this string instead of random bytes (reproducible keys). */
-	keySeed: string;
-	/** Explicit keys (each must start with pw_live_); the others are generated. */
-	keys: Partial<SandboxKeys>;
-	/** Starting balance of the default and the other account (default 100). */
-	credits: number;
-	/** Seed posts, drafts and inspirations in the default account (default true). Writing profiles are always seeded. */
-	seedData: boolean;
-	/** Number of seeded published posts (default 12). */
-	seedPosts: number;
-	errorShape: ErrorShape;
-	/** How lists are wrapped and paged (see paging.ts). */
-	listShape: ListShape;
-	/** Largest page a list gives (default: 100 for data-cursor, bare, items-offset and named; 20 for the other shapes, below what the clients ask). */
-	listPageMax?: number;
-	/** Order of GET /posts: newest publishedAt first (default) or oldest first; ties by id in the matching direction. */
-	listOrder: ListOrder;
-	/** Shape of the records in 2xx bodies: the sandbox's own (default), snake_case with epoch seconds, or nested with synonyms (see shapes.ts). */
-	recordShape: RecordShape;
-	retryHeader: RetryHeader;
-	/**
-	 * Send `X-RateLimit-Reset` on every answer, as many real APIs do (default
-	 * false): the end of the quota window in epoch seconds with milliseconds
-	 * (Discord's form, e.g. `1763700000.250`).
-	 */
-	rateLimitReset: boolean;
-	/**
-	 * The form of the rate-limit fields (default 'x-ratelimit'):
-	 * - 'x-ratelimit': X-RateLimit-Limit / -Remaining on every answer,
-	 *   X-RateLimit-Reset with `rateLimitReset`, the `retryHeader` form on a 429;
-	 * - 'ietf': draft-ietf-httpapi-ratelimit-headers only, on every answer:
-	 *   `RateLimit-Policy: "<bucket>";q=<limit>;w=<window s>` and
-	 *   `RateLimit: "<bucket>";r=<remaining>;t=<s to reset>` (whole seconds,
-	 *   rounded up); a 429 has no Retry-After and no X-RateLimit-*;
-	 * - 'retry-after': no rate-limit field on other answers, only
-	 *   `Retry-After: <s>` on a 429.
-	 */
-	rateLimitHeaders: RateLimitHeaders;
-	quota: Partial<Quotas>;
-	faults: FaultOptions;
-	/** Same as faults.faultAfterHandling (either one turns it on). */
-	faultAfterHandling: boolean;
-	/** Real-time duration of each creation operation (default 0). */
-	creationLatencyMs: number;
-	/** Status of WORKFLOW_BUSY (default 409). */
-	workflowBusyStatus: number;
-	/** Number of refines before /creation/validate says ready (default 0). */
-	validateReadyAfterRefines: number;
-	/** Creation workflow lifetime on the sandbox clock (default 7 days). */
-	workflowLifetimeMs: number;
-	/** Largest accepted body in bytes (default 65536). */
-	maxBodyBytes: number;
-	/** Called with one line per request (method, path, status). */
-	log?: (line: string) => void;
-}
-
-export interface SandboxStats {
-	requests: number;
-	/** Keyed "METHOD /path" with the catalogue path (e.g. "POST /writing-profiles/:id/activate"). */
-	byRoute: Record<string, number>;
-	/** Successful (charged) paid calls. */
-	paidCalls: number;
-	creditsSpent: number;
-	/**
-	 * Charges per paid input, keyed "<operation>:<input>" (the prompt of
-	 * generate, the text of analyze and rewrite): a value above 1 is the same
-	 * input charged again.
-	 */
-	chargesByInput: Record<string, number>;
-}
-
-export interface Sandbox {
-	/** http://127.0.0.1:<port>/api/v1 */
-	baseUrl: string;
-	port: number;
-	keys: SandboxKeys;
-	close(): Promise<void>;
-	clock: { now(): number; advance(ms: number): void; set(ms: number): void };
-	state: SandboxState;
-	stats: SandboxStats;
-	resetStats(): void;
-	/** Changes options at run time (faults, quotas, shapes, latency…). `faults` and `quota` are merged key by key. */
-	configure(partial: Partial<SandboxOptions>): void;
-	/** Clears every fault (counters and rates). */
-	resetFaults(): void;
-	/** Forgets every rate-limit window. */
-	resetRateLimits(): void;
-	/** Publishes the scheduled drafts that are due; returns the new posts. */
-	publishDue(): PostRecord[];
-	/** The options in force. */
-	readonly options: Readonly<SandboxOptions>;
-}
-
-/** What routing, fault injection and the handlers share with the running server. */
-export interface SandboxRuntime {
-	/** The options in force (configure() replaces the object: read it at call time). */
-	readonly opts: SandboxOptions;
-	readonly state: SandboxState;
-	readonly stats: SandboxStats;
-	/** Waits on real time; returns at once while closing (the timer is cleared by close()). */
-	sleep(ms: number): Promise<void>;
-}
+// ---------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------
 
 function defaults(): SandboxOptions {
 	return {

@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
@@ -48,8 +49,8 @@ export function loadNode(kind: NodeKind, root: string): NodeClass {
 	if (kind === 'new') return PostWriter as unknown as NodeClass;
 	const file = join(baselineDir(root), 'n8n/nodes/PostWriter/PostWriter.node.ts');
 	if (!existsSync(file)) throw new Error(`the baseline is not extracted: ${file} is missing (extractBaseline first)`);
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require(file) as { PostWriter: NodeClass };
+	// Loaded at run time from a path known only then (ts-node compiles it): createRequire, not an import.
+	const mod = createRequire(__filename)(file) as { PostWriter: NodeClass };
 	return mod.PostWriter;
 }
 
