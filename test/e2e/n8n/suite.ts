@@ -105,6 +105,17 @@ async function api(sandbox: Sandbox, method: string, route: string): Promise<Jso
 	return (await res.json()) as Json;
 }
 
+/**
+ * n8n's environment without what jest sets for its tests: under NODE_ENV=test
+ * n8n's logger is silent, and the imports and `execute --rawOutput` print nothing.
+ */
+function withoutJest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const copy = { ...env };
+	if (copy.NODE_ENV === 'test') delete copy.NODE_ENV;
+	delete copy.JEST_WORKER_ID;
+	return copy;
+}
+
 /** The workflow files imported in [3]: the e2e workflows, then the examples. */
 function workflowFiles(): string[] {
 	return [
@@ -201,16 +212,13 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 		const sb = await sandbox();
 		say('[3] import credentials and workflows');
 		const brokerPort = await rt.freePort();
-		const env = rt.n8nEnv(
-			path.join(work, 'user'),
-			{
-				N8N_CUSTOM_EXTENSIONS: path.join(work, 'custom'),
-				N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
-				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-				...(durable ? DURABLE_POLLER_ENV : {}),
-			},
-			n8n,
-		);
+		const extra = {
+			N8N_CUSTOM_EXTENSIONS: path.join(work, 'custom'),
+			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			...(durable ? DURABLE_POLLER_ENV : {}),
+		};
+		const env = withoutJest(rt.n8nEnv(path.join(work, 'user'), extra, n8n));
 		const credentialsFile = path.join(work, 'credentials.json');
 		fs.writeFileSync(
 			credentialsFile,
