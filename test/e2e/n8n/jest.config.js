@@ -12,4 +12,6 @@ module.exports = e2eProject('n8n', {
 	// and ports: they mostly wait for n8n's minute-long polls, so together they take
 	// about as long as one. The steps inside a file still run in order.
 	maxWorkers: 3,
+	// jest's node environment, plus Ctrl-C stopping the n8n processes a file started.
+	testEnvironment: '<rootDir>/test/e2e/n8n/environment.ts',
 });

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSandbox, type Sandbox } from '../../../sandbox/server';
 import { rt, type N8nRun, type RuntimeName, type Workflow } from './n8n-runtime';
+import type { OnInterrupt } from './environment';
 import { once, waitFor, withContext } from './support';
 
 export interface SuiteOptions {
@@ -154,20 +155,18 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 			passed++;
 		});
 
-	// Ctrl-C stops jest's workers; the n8n they started run in their own process groups.
-	const onSignal = (signal: NodeJS.Signals) => {
-		if (n8nStart) rt.killGroup(n8nStart, 'SIGKILL');
-		say(`stopped by ${signal}; logs: ${logs}`);
-		process.exit(signal === 'SIGINT' ? 130 : 143);
-	};
+	// Ctrl-C (environment.ts): the n8n processes run in process groups of their own.
+	const onInterrupt = (globalThis as { e2eOnInterrupt?: OnInterrupt }).e2eOnInterrupt;
+	let removeInterrupt: (() => void) | undefined;
 	beforeAll(() => {
 		say(`end to end on Node ${pins.node ?? process.versions.node} (work folder ${work})`);
-		process.on('SIGINT', onSignal);
-		process.on('SIGTERM', onSignal);
+		removeInterrupt = onInterrupt?.(() => {
+			if (n8nStart) rt.killGroup(n8nStart, 'SIGKILL');
+			say(`interrupted; logs: ${logs}`);
+		});
 	});
 	afterAll(async () => {
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
+		removeInterrupt?.();
 		for (const cleanup of cleanups.reverse()) {
 			try {
 				await cleanup();
