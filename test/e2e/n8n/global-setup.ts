@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { rt } from './n8n-runtime';
+import * as rt from '../../../scripts/lib/n8n-runtime';
 
 /** The part of jest's global config read here (@jest/types is not a dependency of the project). */
 interface GlobalConfig {

@@ -26,9 +26,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSandbox, type Sandbox } from '../../../sandbox/server';
-import { rt, type N8nRun, type RuntimeName, type Workflow } from './n8n-runtime';
+import * as rt from '../../../scripts/lib/n8n-runtime';
+import type { N8nItem, N8nRun, N8nRunData, N8nWorkflow, RuntimeName } from '../../../scripts/lib/n8n-runtime';
+import { waitUntil } from '../../../scripts/lib/processes';
 import type { OnInterrupt } from './environment';
-import { once, waitFor, withContext } from './support';
+import { once, withContext } from './support';
 
 export interface SuiteOptions {
 	/** Which n8n of scripts/n8n-runtime/: "oldest" (2.8.4 on Node 20) or "newest" (2.41.0 on Node 24). */
@@ -57,25 +59,11 @@ const TRIGGER_IDS = ['pwE2eTrigger0001', 'pwE2eMilestone01', 'pwE2eUpcoming001']
 const MILESTONE_LIKES = 100000;
 
 type Json = Record<string, any>;
-interface Item {
-	json: Json;
-	pairedItem?: unknown;
-}
-/** What `n8n execute --rawOutput` prints: the run data (only what the tests read). */
-interface RunData {
-	startedAt: string;
-	data: {
-		resultData: {
-			error?: { message: string };
-			lastNodeExecuted?: string;
-			runData?: Record<string, Array<{ error?: { message: string }; data: { main: Item[][] } }>>;
-		};
-	};
-}
+
 /** One `n8n execute`: the process (exit, log files) and the run data parsed from its output. */
 interface Execution {
 	result: N8nRun;
-	run: RunData | undefined;
+	run: N8nRunData | undefined;
 }
 
 function readJson(file: string): Json {
@@ -88,17 +76,19 @@ function logsOf(result: N8nRun): string {
 }
 
 /** The run data of an execution; throws when n8n printed none. */
-function runOf(execution: Execution): RunData {
+function runOf(execution: Execution): N8nRunData {
 	if (!execution.run) throw new Error(`no run data in the output of n8n execute (exit ${execution.result.code}); ${logsOf(execution.result)}`);
 	return execution.run;
 }
 
 /** The output items of a node in the run data of `n8n execute`. */
-function outputOf(execution: Execution, nodeName: string): Item[] {
-	const runs = runOf(execution).data.resultData.runData?.[nodeName];
+function outputOf(execution: Execution, nodeName: string): N8nItem[] {
+	const runs = runOf(execution).data?.resultData?.runData?.[nodeName];
 	if (!runs || runs.length === 0) throw new Error(`node "${nodeName}" did not run; ${logsOf(execution.result)}`);
 	if (runs[0].error) throw new Error(`node "${nodeName}" failed: ${runs[0].error.message}; ${logsOf(execution.result)}`);
-	return runs[0].data.main[0];
+	const items = runs[0].data?.main?.[0];
+	if (!items) throw new Error(`node "${nodeName}" has no output; ${logsOf(execution.result)}`);
+	return items;
 }
 
 async function api(sandbox: Sandbox, method: string, route: string): Promise<Json> {
@@ -230,7 +220,7 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 		const workflowsDir = path.join(work, 'workflows');
 		fs.mkdirSync(workflowsDir, { recursive: true });
 		files.forEach((file, i) => {
-			const workflow = rt.adaptWorkflow(readJson(file) as Workflow, { packageName: pkgName, typePrefix: 'CUSTOM' });
+			const workflow = rt.adaptWorkflow(readJson(file) as N8nWorkflow, { packageName: pkgName, typePrefix: 'CUSTOM' });
 			fs.writeFileSync(path.join(workflowsDir, `${i}.json`), JSON.stringify(workflow));
 		});
 		const workflows = await rt.runN8n(n8n.bin, ['import:workflow', '--separate', `--input=${workflowsDir}`], { env, outDir: logs, label: 'import-workflows', timeoutMs: 120_000 });
@@ -243,7 +233,7 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 		say('[4] n8n execute');
 		const execute = async (id: string, logLabel: string): Promise<Execution> => {
 			const result = await rt.runN8n(n8n.bin, ['execute', '--id', id, '--rawOutput'], { env, outDir: logs, label: logLabel, timeoutMs: 180_000 });
-			return { result, run: rt.parseRunOutput(result.stdout) as RunData | undefined };
+			return { result, run: rt.parseRunOutput(result.stdout) };
 		};
 		const draftsBefore = (await api(sb, 'GET', '/drafts?limit=100')).data.length as number;
 		const actions = await execute('pwE2eActions0001', 'execute-actions');
@@ -286,7 +276,7 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 		const postsPolls = () => sb.stats.byRoute['GET /posts'] ?? 0;
 		const calendarPolls = () => sb.stats.byRoute['GET /calendar'] ?? 0;
 		// Each first poll reads the API: New Published Post sets its watermark, the milestone records the posts already over the threshold, Upcoming reads the calendar.
-		const activated = await waitFor(() => postsPolls() >= 2 && calendarPolls() >= 1, 150_000);
+		const activated = await waitUntil(() => postsPolls() >= 2 && calendarPolls() >= 1, 150_000);
 		const activation = { activated, postsPolls: postsPolls(), calendarPolls: calendarPolls() };
 		if (!activated) return { publishes, startLog, activation, fired: undefined };
 		const upcomingBefore = drafts('Upcoming ').length;
@@ -298,16 +288,16 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 		const soon = sb.state.createDraft('acc_1', 'A draft scheduled while the workflow is active.', new Date(Date.now() + 30 * 60_000).toISOString());
 		const firstTime = soon.scheduledAt;
 		say(`published ${post.id}, raised the likes of ${crossing.id} to ${likes}, scheduled ${soon.id} at ${firstTime}; waiting for the next polls (every minute)…`);
-		const fired = await waitFor(() => drafts('Seen ').length >= 1 && drafts('Milestone ').length >= 1 && drafts('Upcoming ').length >= upcomingBefore + 1, 150_000);
+		const fired = await waitUntil(() => drafts('Seen ').length >= 1 && drafts('Milestone ').length >= 1 && drafts('Upcoming ').length >= upcomingBefore + 1, 150_000);
 		// Rescheduled: a new time is a new event, announced once.
 		soon.scheduledAt = new Date(Date.now() + 45 * 60_000).toISOString();
 		soon.updatedAt = new Date().toISOString();
-		const rescheduled = await waitFor(() => drafts('Upcoming ').length >= upcomingBefore + 2, 150_000);
+		const rescheduled = await waitUntil(() => drafts('Upcoming ').length >= upcomingBefore + 2, 150_000);
 		if (fired && rescheduled) {
 			// One more poll of each must not fire again.
 			const polls = postsPolls();
 			const calendar = calendarPolls();
-			await waitFor(() => postsPolls() >= polls + 2 && calendarPolls() >= calendar + 1, 90_000);
+			await waitUntil(() => postsPolls() >= polls + 2 && calendarPolls() >= calendar + 1, 90_000);
 			await new Promise((resolve) => setTimeout(resolve, 3000));
 		}
 		const result = {
@@ -326,7 +316,7 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 			},
 		};
 		rt.killGroup(child, 'SIGTERM');
-		await waitFor(() => child.exitCode !== null || child.signalCode !== null, 20_000);
+		await waitUntil(() => child.exitCode !== null || child.signalCode !== null, 20_000);
 		n8nStart = undefined;
 		return result;
 	});
@@ -381,8 +371,8 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 					expect(actions.result.timedOut).toBe(false);
 					expect(actions.run).toBeDefined();
 					expect(actions.result.code).toBe(0);
-					expect(actions.run?.data.resultData.error?.message).toBeUndefined();
-					expect(actions.run?.data.resultData.lastNodeExecuted).toBe('Published Posts');
+					expect(actions.run?.data?.resultData?.error?.message).toBeUndefined();
+					expect(actions.run?.data?.resultData?.lastNodeExecuted).toBe('Published Posts');
 				});
 			});
 			check('Generate: 2 proposals, no draft saved, creditsRemaining output, pairedItem', async () => {
@@ -398,7 +388,9 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 			check('Create Draft: scheduled, the zone-less time read in the workflow timezone (Asia/Kolkata), stored in the sandbox', async () => {
 				const { actions, drafts, draftsBefore } = await executed();
 				const [item] = outputOf(actions, 'Create Draft');
-				const day = new Date(Date.parse(runOf(actions).startedAt) + 3 * 86_400_000).toISOString().slice(0, 10);
+				const { startedAt } = runOf(actions);
+				expect(startedAt).toEqual(expect.any(String));
+				const day = new Date(Date.parse(String(startedAt)) + 3 * 86_400_000).toISOString().slice(0, 10);
 				expect(item.json.status).toBe('scheduled');
 				// 09:00 in Kolkata
 				expect(item.json.scheduledAt).toBe(`${day}T03:30:00.000Z`);
@@ -450,7 +442,7 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 			});
 			check('the "try it" example runs: guided post → virality → scheduled draft', async () => {
 				const { tryIt } = await executed();
-				withContext(logsOf(tryIt.result), () => expect(runOf(tryIt).data.resultData.error?.message).toBeUndefined());
+				withContext(logsOf(tryIt.result), () => expect(runOf(tryIt).data?.resultData?.error?.message).toBeUndefined());
 				const [draft] = outputOf(tryIt, 'Create Draft');
 				expect(draft.json.status).toBe('scheduled');
 				expect(typeof outputOf(tryIt, 'Predict Post Virality')[0].json.score).toBe('number');

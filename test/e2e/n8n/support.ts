@@ -9,16 +9,6 @@ export function once<T>(fn: () => Promise<T>): () => Promise<T> {
 	return () => (result ??= fn());
 }
 
-/** Polls `predicate` until it is true or `timeoutMs` passed; resolves its last answer. */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 500): Promise<boolean> {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		if (await predicate()) return true;
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
-	}
-	return await predicate();
-}
-
 /**
  * Runs jest expectations; a failure's message ends with `context` (where to
  * look: the log files of n8n), which jest's own message cannot carry.
