@@ -1,7 +1,7 @@
 /**
  * The end-to-end suite in a real n8n, built by each test file of this folder
  * for its runtime (installed in the cache by global-setup.ts; see
- * scripts/lib/n8n-runtime.js):
+ * scripts/lib/n8n-runtime.ts):
  *   1. build and `npm pack` the package; the tarball holds only dist, README,
  *      LICENSE and package.json, and every path of its "n8n" field;
  *   2. the packed node loads from a custom extensions folder (types CUSTOM.*);
