@@ -1,0 +1,8 @@
+/**
+ * Zapier's CLI 19 on Node 22 (npm run test:zapier-cli): validate, invoke
+ * against the sandbox, and the Zapier jest tests under Node 22. This runner
+ * runs on the repository's Node 20; the tests spawn Node 22 for the rest.
+ */
+const { e2eProject } = require('../jest.base.js');
+
+module.exports = e2eProject('zapier-cli');
