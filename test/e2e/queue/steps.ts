@@ -38,21 +38,39 @@ export function sayer(write: (line: string) => void = () => undefined): (message
 	};
 }
 
+declare global {
+	/** Set by test/e2e/queue/environment.js: a listener on the real process (the tests' `process` is jest's copy). */
+	var onHostSignal: ((signal: NodeJS.Signals, listener: () => void) => () => void) | undefined;
+}
+
 /**
  * Runs `cleanup` on SIGINT and SIGTERM (the n8n processes and servers run in
  * process groups of their own, which Ctrl-C does not reach), then exits with
  * 130 or 143. Returns the function that removes the handlers (afterAll).
+ * Needs the project's testEnvironment to be test/e2e/queue/environment.js.
  */
 export function onInterrupt(cleanup: () => Promise<void>): () => void {
-	const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
-		const handler = () => {
+	const on = globalThis.onHostSignal;
+	if (!on) throw new Error('onInterrupt needs testEnvironment test/e2e/queue/environment.js (jest\'s own `process` gets no signal)');
+	const removers = (['SIGINT', 'SIGTERM'] as const).map((signal) =>
+		on(signal, () => {
 			process.stdout.write(`\n${signal}: stopping what the tests started\n`);
 			void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-		};
-		process.on(signal, handler);
-		return () => process.off(signal, handler);
-	});
-	return () => handlers.forEach((off) => off());
+		}),
+	);
+	return () => removers.forEach((off) => off());
+}
+
+/**
+ * `env` for a child process, without what jest sets for its own tests:
+ * NODE_ENV=test silences n8n (its logger is silent in tests, so an import
+ * prints nothing and a main writes no log), JEST_WORKER_ID marks a jest worker.
+ */
+export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const copy = { ...env };
+	delete copy.NODE_ENV;
+	delete copy.JEST_WORKER_ID;
+	return copy;
 }
 
 /**

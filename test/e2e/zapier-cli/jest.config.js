@@ -5,4 +5,5 @@
  */
 const { e2eProject } = require('../jest.base.js');
 
-module.exports = e2eProject('zapier-cli');
+// The queue suite's environment: the tests' SIGINT handler (zapier/.env put back) must listen on the real process.
+module.exports = e2eProject('zapier-cli', { testEnvironment: '<rootDir>/test/e2e/queue/environment.js' });

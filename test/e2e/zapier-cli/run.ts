@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { childEnv } from '../queue/steps';
 
 export interface Ran {
 	code: number | null;
@@ -12,7 +13,7 @@ export interface Ran {
 }
 
 /** Runs a command asynchronously (the in-process sandbox must keep answering), killed with its process group after `timeoutMs`. */
-export function exec(cmd: string, args: string[], { cwd, env = process.env, timeoutMs = 120_000 }: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Ran> {
+export function exec(cmd: string, args: string[], { cwd, env = childEnv(process.env), timeoutMs = 120_000 }: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Ran> {
 	return new Promise((resolve) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 		let stdout = '';

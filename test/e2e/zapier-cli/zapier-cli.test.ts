@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BRAND } from '../../../shared/brand';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { expectEqual, onInterrupt, sayer, step } from '../queue/steps';
+import { childEnv, expectEqual, onInterrupt, sayer, step } from '../queue/steps';
 import { ensureNode22, ensureZapierCli, exec, jsonOf, tail } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -39,7 +39,7 @@ const toolchain = step(async () => {
 	const node22 = ensureNode22({ log: say });
 	const cli = ensureZapierCli(node22, { log: say });
 	const env = {
-		...process.env,
+		...childEnv(process.env),
 		PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH}`,
 		DISABLE_ZAPIER_ANALYTICS: '1',
 		NO_UPDATE_NOTIFIER: '1',
