@@ -96,9 +96,8 @@ function buildCopy() {
 		verbatimSymlinks: true,
 		filter: (src) => !(path.dirname(src) === rt.PACKAGE_DIR && ['dist', 'node_modules'].includes(path.basename(src))),
 	});
-	fs.copyFileSync(path.join(rt.ROOT, 'scripts', 'build-n8n.js'), path.join(dir, 'scripts', 'build-n8n.js'));
 	fs.symlinkSync(path.join(rt.ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-	const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-n8n.js')], { cwd: path.join(dir, 'n8n'), encoding: 'utf8', timeout: 300_000 });
+	const build = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(rt.ROOT, 'scripts', 'build-n8n.ts'), path.join(dir, 'n8n')], { cwd: rt.ROOT, encoding: 'utf8', timeout: 300_000 });
 	fs.writeFileSync(path.join(LOGS, 'build.log'), `${build.stdout}${build.stderr}`);
 	if (build.status !== 0) throw new Error(`build failed; see ${path.join(LOGS, 'build.log')}`);
 	return path.join(dir, 'n8n');
