@@ -3,7 +3,7 @@
  *   1. Debian's postgresql and redis-server (apt-get when missing), started on
  *      127.0.0.1 and free ports: a private throwaway PostgreSQL cluster
  *      (initdb + pg_ctl as the postgres user, fsync off) and a Redis without
- *      persistence (scripts/lib/queue-services.js);
+ *      persistence (scripts/lib/queue-services.ts);
  *   2. the packed node in a custom extensions folder; credentials and the
  *      workflows of test/n8n/queue/ imported and published; one `n8n start`
  *      with EXECUTIONS_MODE=queue and two `n8n worker`, one sandbox whose
@@ -36,7 +36,10 @@ import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { ensureDebianPackages, rt, startPostgres, startRedis, type N8nInstall, type N8nRun, type Postgres } from './lib';
+import { ensureDebianPackages } from '../../../scripts/lib/debian';
+import * as rt from '../../../scripts/lib/n8n-runtime';
+import type { N8nInstall, N8nRun, N8nWorkflow } from '../../../scripts/lib/n8n-runtime';
+import { startPostgres, startRedis, type PostgresServer } from '../../../scripts/lib/queue-services';
 import { childEnv, expectEqual, onInterrupt, sayer, sleep, step, waitFor } from './steps';
 
 const VERSION = rt.runtime('newest').version;
@@ -203,7 +206,7 @@ const imported = step(async () => {
 	const workflowsDir = path.join(WORK, 'workflows');
 	fs.mkdirSync(workflowsDir, { recursive: true });
 	for (const name of QUEUE_WORKFLOWS) {
-		const wf = rt.adaptWorkflow(readJson<unknown>(path.join(rt.ROOT, 'test', 'n8n', 'queue', `${name}.workflow.json`)), { packageName: pkg.name, typePrefix: 'CUSTOM' });
+		const wf = rt.adaptWorkflow(readJson<N8nWorkflow>(path.join(rt.ROOT, 'test', 'n8n', 'queue', `${name}.workflow.json`)), { packageName: pkg.name, typePrefix: 'CUSTOM' });
 		fs.writeFileSync(path.join(workflowsDir, `${name}.json`), JSON.stringify(wf));
 	}
 	const workflows = await run(['import:workflow', '--separate', `--input=${workflowsDir}`], 'import-workflows', 120_000);
@@ -675,7 +678,7 @@ async function restClient(baseUrl: string): Promise<RestClient> {
 // ---------------------------------------------------------------------------
 
 /** The logs and a plain-SQL dump of n8n's database, for CI's secret scan (scripts/secret-scan.js --require e2e-queue). */
-function copyForSecretScan(pg: Postgres): void {
+function copyForSecretScan(pg: PostgresServer): void {
 	const dir = process.env.SECRET_SCAN_DIR;
 	if (!dir) return;
 	const dest = path.join(dir, 'e2e-queue');

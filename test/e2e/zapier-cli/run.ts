@@ -1,7 +1,5 @@
 /** Child processes of the Zapier CLI suite, and what it reads of their output. */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
 import { childEnv } from '../queue/steps';
 
 export interface Ran {
@@ -55,14 +53,3 @@ export function jsonOf(text: string): unknown {
 export function tail(text: string, lines = 15): string {
 	return stripColours(text).trim().split('\n').slice(-lines).join('\n');
 }
-
-const load = createRequire(__filename);
-
-/**
- * scripts/lib/node-binary.js, typed (temporary: scripts/lib is plain JS until
- * the i19-scripts conversion lands; createRequire, since the lint rules forbid a bare require()).
- */
-export const { ensureNode22, ensureZapierCli } = load(path.resolve(__dirname, '../../../scripts/lib/node-binary')) as {
-	ensureNode22(options?: { log?: (message: string) => void }): string;
-	ensureZapierCli(nodeBin: string, options?: { log?: (message: string) => void }): string;
-};

@@ -1,7 +1,7 @@
 /**
  * `npm run test:zapier-cli`: the Zapier app under Zapier's own CLI and runtime version.
  *
- *   1. Node 22 and zapier-platform-cli@19.1.0, from the cache or installed there (scripts/lib/node-binary.js);
+ *   1. Node 22 and zapier-platform-cli@19.1.0, from the cache or installed there (scripts/lib/node-binary.ts);
  *   2. the app built (tsc) and `zapier-platform validate --without-style` (must pass);
  *   3. the sandbox started on 127.0.0.1, a random port; zapier/.env written with
  *      authData_apiKey and authData_baseUrl (an existing .env is put back afterwards);
@@ -19,7 +19,8 @@ import * as path from 'node:path';
 import { BRAND } from '../../../shared/brand';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { childEnv, expectEqual, onInterrupt, sayer, step } from '../queue/steps';
-import { ensureNode22, ensureZapierCli, exec, jsonOf, tail } from './run';
+import { ensureNode22, ensureZapierCli } from '../../../scripts/lib/node-binary';
+import { exec, jsonOf, tail } from './run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const APP_DIR = path.join(ROOT, 'zapier');
