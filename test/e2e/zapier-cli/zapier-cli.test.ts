@@ -12,7 +12,7 @@
  * This runner runs on the repository's Node 20; every Zapier step runs on Node 22
  * in a child process, bounded in time. Nothing reaches beyond 127.0.0.1.
  * Each step runs once, when the first test that needs it runs: `-- -t invoke`
- * runs the invoke tests alone, `-- -t 'zapier-platform'` leaves step 5 out (the former --skip-jest).
+ * runs the invoke tests alone, `-- -t 'Zapier CLI 19'` leaves step 5 out (the former --skip-jest).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
