@@ -4,8 +4,9 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// The chaos suite (about a minute of real waits) runs on its own: npm run test:chaos.
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/'],
+	// The chaos suite (about a minute of real waits) runs on its own: npm run test:chaos; so do the
+	// verification projects on the built package and the workflows (npm run verify:n8n, validate:workflows).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/', '<rootDir>/test/verify/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts'],

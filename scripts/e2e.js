@@ -28,7 +28,7 @@ async function main() {
 	// Install both runtimes first, one at a time (each install uses both cores), so that the runs only start n8n.
 	for (const name of new Set(runs.map((r) => (r.name === 'oldest' ? 'oldest' : 'newest')))) await rt.ensureN8n(name);
 	const results = await runSuites(
-		runs.map((r) => ({ name: `e2e-${r.name}`, command: process.execPath, args: [SCRIPT, ...r.args], timeoutMs: 20 * 60_000 })),
+		runs.map((r) => ({ name: `e2e-${r.name}`, command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', SCRIPT, ...r.args], timeoutMs: 20 * 60_000 })),
 		{ outDir: path.join(rt.ROOT, '.e2e', 'runs'), concurrency: Number(process.env.E2E_CONCURRENCY || 3), started },
 	);
 	const ok = report(results);

@@ -6,17 +6,17 @@
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { startSandbox, type FaultOptions, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { DEFAULT_ACCOUNT_ID } from '../../sandbox/state';
+import { scanDir } from '../../scripts/lib/secret-scan';
 
 // ---------------------------------------------------------------------------
-// Log sink (read by scripts/secret-scan.js)
+// Log sink (read by scripts/secret-scan.ts)
 
-/** Same directory as scanDir() in scripts/secret-scan.js. */
-export const SCAN_DIR = process.env.SECRET_SCAN_DIR || join(tmpdir(), 'post-writer-secret-scan');
+/** The directory scripts/secret-scan.ts scans. */
+export const SCAN_DIR = scanDir();
 mkdirSync(join(SCAN_DIR, 'keys'), { recursive: true });
 const ITEMS_FILE = join(SCAN_DIR, `items-${process.pid}.log`);
 const KEYS_FILE = join(SCAN_DIR, 'keys', `keys-${process.pid}.txt`);

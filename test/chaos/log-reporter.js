@@ -1,6 +1,6 @@
 /**
  * A jest reporter that captures the whole output of a run for the secret
- * scan (scripts/secret-scan.js): every byte written to stdout and stderr
+ * scan (scripts/secret-scan.ts): every byte written to stdout and stderr
  * (tee'd, so the terminal still shows it), each test file's console output
  * and failure messages, and the aggregated results (the same content as
  * `jest --json`). It writes `jest-<name>.log` in the scan directory.
@@ -12,7 +12,15 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { scanDir } = require('../../scripts/secret-scan.js');
+const os = require('node:os');
+
+/**
+ * The scan directory, as scanDir() of scripts/lib/secret-scan.ts has it (test/chaos/secret-scan.test.ts
+ * checks that they agree): jest loads reporters with plain require, which cannot load TypeScript.
+ */
+function scanDir() {
+	return process.env.SECRET_SCAN_DIR || path.join(os.tmpdir(), 'post-writer-secret-scan');
+}
 
 class LogReporter {
 	constructor(_globalConfig, options = {}) {
@@ -64,3 +72,4 @@ class LogReporter {
 }
 
 module.exports = LogReporter;
+module.exports.scanDir = scanDir;

@@ -1,5 +1,5 @@
 /**
- * The secret scanner itself (scripts/secret-scan.js), black-box: it finds a
+ * The secret scanner itself (scripts/secret-scan.ts), black-box: it finds a
  * planted key, finds 0 in clean output, and fails loudly on an empty capture.
  */
 import { spawnSync } from 'node:child_process';
@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scanDir } from '../../scripts/lib/secret-scan';
 
-const SCRIPT = join(__dirname, '../../scripts/secret-scan.js');
+const SCRIPT = join(__dirname, '../../scripts/secret-scan.ts');
 const FILLER = 'ok: POST /generate -> 200 {"proposals":["…"],"creditsRemaining":99}\n'.repeat(60);
 
 function scan(dir: string, ...args: string[]) {
-	const r = spawnSync(process.execPath, [SCRIPT, '--dir', dir, ...args], { encoding: 'utf8' });
+	const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', SCRIPT, '--dir', dir, ...args], { encoding: 'utf8' });
 	return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -73,4 +74,18 @@ test('a required folder (e2e-queue/…: logs and a Postgres dump) is scanned, an
 	expect(leaked.code).toBe(1);
 	const missing = scan(dirWith({ 'jest-main.log': FILLER }), '--require', 'e2e-queue');
 	expect(missing.code).toBe(2);
+});
+
+test("the log reporter (plain JavaScript, as jest loads reporters) writes where the scanner looks", () => {
+	const reporter = jest.requireActual<{ scanDir(): string }>('./log-reporter.js');
+	const saved = process.env.SECRET_SCAN_DIR;
+	try {
+		delete process.env.SECRET_SCAN_DIR;
+		expect(reporter.scanDir()).toBe(scanDir());
+		process.env.SECRET_SCAN_DIR = join(tmpdir(), 'elsewhere');
+		expect(reporter.scanDir()).toBe(scanDir());
+	} finally {
+		if (saved === undefined) delete process.env.SECRET_SCAN_DIR;
+		else process.env.SECRET_SCAN_DIR = saved;
+	}
 });

@@ -5,31 +5,12 @@
  * catalogue, so `n8n-node lint` never sees them in the source text.
  * Needs no build: ts-jest loads the classes listed (as built paths) in
  * n8n/package.json's "n8n" field from their .ts sources. The same check over
- * the built package: node scripts/lint-descriptions.mjs (and npm run verify:n8n).
+ * the built package: npm run lint:descriptions (and npm run verify:n8n).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface Problem {
-	file: string;
-	line: number;
-	ruleId: string;
-	severity: 'error' | 'warning';
-	message: string;
-	parameter: string;
-}
-interface Entry {
-	file: string;
-}
-interface LintLib {
-	nodeEntry(NodeClass: new () => object, relPath: string): Entry;
-	credentialEntry(CredentialClass: new () => object, relPath: string): Entry;
-	lintDescriptions(entries: Entry[]): Promise<{ files: string[]; problems: Problem[]; omitted: string[] }>;
-	formatProblem(problem: Problem): string;
-	lintPath(relPath: string, kind: 'nodes' | 'credentials'): string;
-}
-
-const lib = jest.requireActual<LintLib>('../../scripts/lib/lint-descriptions.js');
+import * as lib from '../../scripts/lib/lint-descriptions';
 
 const PACKAGE_DIR = path.resolve(__dirname, '../../n8n');
 const listed = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')).n8n as { nodes: string[]; credentials: string[] };

@@ -1,21 +1,13 @@
 /**
- * scripts/validate-workflows.js: the repository's workflows pass, and the validators really
+ * scripts/lib/workflow-validation.ts: the repository's workflows pass, and the validators really
  * catch broken workflows (a YAML error, a schema error, an expression error) written to a
- * temporary folder. Runs the script as CI does, in a child process, offline.
+ * temporary folder. Offline. (CI runs the same validation per workflow: npm run validate:workflows.)
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const SCRIPT = path.join(ROOT, 'scripts', 'validate-workflows.js');
-const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
-
-function validate(...args: string[]) {
-	const r = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-	return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
+import type { Validators } from '../../scripts/lib/workflow-validation';
+import { WORKFLOWS_DIR, loadValidators, validateWorkflow, workflowFiles } from '../../scripts/lib/workflow-validation';
 
 const VALID = `name: ok
 on: [push]
@@ -57,8 +49,10 @@ const BROKEN: Record<string, { yaml: string; expect: RegExp }> = {
 };
 
 let tmp: string;
+let validators: Validators;
 beforeAll(() => {
 	tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'validate-workflows-'));
+	validators = loadValidators();
 });
 afterAll(() => {
 	fs.rmSync(tmp, { recursive: true, force: true });
@@ -72,45 +66,38 @@ function write(dir: string, name: string, yaml: string) {
 }
 
 describe('validate-workflows', () => {
-	it('passes every workflow of this repository', () => {
-		const files = fs.readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f));
-		expect(files).toEqual(expect.arrayContaining(['ci.yml', 'release-n8n.yml', 'release-zapier.yml']));
-		const r = validate();
-		expect(r.out).toContain(`workflows: ${files.length} passed, 0 failed`);
-		for (const f of files) expect(r.out).toContain(`PASS  .github/workflows/${f}`);
-		expect(r.status).toBe(0);
+	it('passes every workflow of this repository', async () => {
+		const files = workflowFiles();
+		expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['ci.yml', 'release-n8n.yml', 'release-zapier.yml']));
+		expect(fs.readdirSync(WORKFLOWS_DIR).filter((f) => /\.ya?ml$/.test(f))).toHaveLength(files.length);
+		for (const file of files) expect(await validateWorkflow(file, validators)).toEqual({ file: path.relative(path.resolve(__dirname, '../..'), file), problems: [] });
 	});
 
-	it('passes the valid sample that the broken ones are derived from', () => {
-		const r = validate(write(path.join(tmp, 'valid'), 'valid.yml', VALID));
-		expect(r.out).toContain('workflows: 1 passed, 0 failed');
-		expect(r.status).toBe(0);
+	it('passes the valid sample that the broken ones are derived from', async () => {
+		const r = await validateWorkflow(write(path.join(tmp, 'valid'), 'valid.yml', VALID), validators);
+		expect(r.problems).toEqual([]);
 	});
 
-	it.each(Object.entries(BROKEN))('fails %s', (name, { yaml, expect: message }) => {
+	it.each(Object.entries(BROKEN))('fails %s', async (name, { yaml, expect: message }) => {
 		const file = write(path.join(tmp, 'broken'), name, yaml);
-		const r = validate(file);
-		expect(r.out).toContain(`FAIL  ${file}`);
-		expect(r.out).toMatch(message);
-		expect(r.out).toContain('workflows: 0 passed, 1 failed');
-		expect(r.status).toBe(1);
+		const r = await validateWorkflow(file, validators);
+		expect(r.file).toBe(file);
+		expect(r.problems.join('\n')).toMatch(message);
 	});
 
-	it('counts a folder with a good and a broken workflow as one failure', () => {
+	it('finds the good and the broken workflow of a folder, sorted, and fails only the broken one', async () => {
 		const dir = path.join(tmp, 'mixed');
-		write(dir, 'a-good.yml', VALID);
 		write(dir, 'b-bad.yaml', BROKEN['schema-typo.yml'].yaml);
-		const r = validate(dir);
-		expect(r.out).toMatch(/PASS {2}\S*a-good\.yml/);
-		expect(r.out).toMatch(/FAIL {2}\S*b-bad\.yaml/);
-		expect(r.out).toContain('workflows: 1 passed, 1 failed');
-		expect(r.status).toBe(1);
+		write(dir, 'a-good.yml', VALID);
+		write(dir, 'notes.txt', 'not a workflow');
+		const files = workflowFiles(dir);
+		expect(files.map((f) => path.basename(f))).toEqual(['a-good.yml', 'b-bad.yaml']);
+		const results = await Promise.all(files.map((f) => validateWorkflow(f, validators)));
+		expect(results.map((r) => r.problems.length > 0)).toEqual([false, true]);
 	});
 
-	it('fails when there is nothing to validate', () => {
+	it('finds nothing in a folder without workflows', () => {
 		fs.mkdirSync(path.join(tmp, 'empty'));
-		const r = validate(path.join(tmp, 'empty'));
-		expect(r.out).toContain('workflows: 0 passed, 0 failed');
-		expect(r.status).toBe(1);
+		expect(workflowFiles(path.join(tmp, 'empty'))).toEqual([]);
 	});
 });

@@ -17,7 +17,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, type Page } from '@playwright/test';
-import { rt, startLocalN8n, type LocalN8n } from './lib';
+// Loaded here, through Playwright's require hook: scripts/lib/n8n-workflows.ts loads the sandbox with a
+// dynamic import(), which Playwright leaves to Node's ESM loader, and that cannot read TypeScript; a
+// module in require's cache is what that import then gets.
+import '../../../sandbox';
+import { startLocalN8n, type LocalN8n } from '../../../scripts/lib/local-n8n';
+import { PACKAGE_DIR } from '../../../scripts/lib/n8n-runtime';
 import { RUNTIME, runDirs, say } from './suite';
 
 /** What the editor must show, from the build that was just packed and installed. */
@@ -74,9 +79,6 @@ export const test = base.extend<object, { n8n: N8nFixture; editor: EditorFixture
 			// A retry runs in a new worker: its own user folder and logs, the first attempt's kept.
 			const suffix = workerInfo.workerIndex === 0 ? '' : `-${workerInfo.workerIndex}`;
 			const logs = suffix ? path.join(runLogs, `worker${suffix}`) : runLogs;
-			// scripts/lib starts the sandbox through ts-node, whose source-map-support replaces
-			// Playwright's stack mapping: without this, failures point at the wrong lines of the spec.
-			const prepareStackTrace = Error.prepareStackTrace;
 			const local = await startLocalN8n({
 				runtime: RUNTIME,
 				userFolder: path.join(work, `user${suffix}`),
@@ -85,12 +87,10 @@ export const test = base.extend<object, { n8n: N8nFixture; editor: EditorFixture
 				port: 0,
 				keySeed: `e2e-browser-${process.pid}-${Date.now()}`,
 				log: (m) => say(`  ${m}`),
-			}).finally(() => {
-				Error.prepareStackTrace = prepareStackTrace;
 			});
 			say(`  n8n ${local.n8n.version} at ${local.editorUrl}, sandbox at ${local.sandbox.baseUrl}`);
 			try {
-				await use({ local, expected: expectedFromPackage(rt.PACKAGE_DIR), logs });
+				await use({ local, expected: expectedFromPackage(PACKAGE_DIR), logs });
 			} finally {
 				await local.stop();
 			}

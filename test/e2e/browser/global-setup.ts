@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDebianPackages } from './lib';
+import { ensureDebianPackages } from '../../../scripts/lib/debian';
 import { RUNTIME, runDirs, say } from './suite';
 
 export default async function globalSetup(): Promise<void> {

@@ -40,7 +40,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { startSandbox, type Sandbox } from '../../../sandbox/server';
-import { rt, vd, type N8nInstall, type N8nRun, type Registry, type VerdaccioInstall } from './lib';
+import * as rt from '../../../scripts/lib/n8n-runtime';
+import type { N8nInstall, N8nItem, N8nRun, N8nRunData } from '../../../scripts/lib/n8n-runtime';
+import * as vd from '../../../scripts/lib/verdaccio';
+import type { Verdaccio as Registry, VerdaccioInstall } from '../../../scripts/lib/verdaccio';
 
 // jest sets NODE_ENV=test, which every child would inherit: n8n then refuses to start ("Not available in tests").
 if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
@@ -153,14 +156,14 @@ function jsonOf(text: string): any {
 }
 
 /**
- * n8n/ built by scripts/build-n8n.js in a copy of the sources (n8n/, shared/,
- * the build script; node_modules linked), not in place: the other end-to-end
+ * n8n/ built by buildN8n (scripts/lib/n8n-build.ts) in a copy of the sources
+ * (n8n/, shared/; node_modules linked), not in place: the other end-to-end
  * suites rebuild n8n/dist while they run, side by side with this one in CI.
  * Returns the built copy of n8n/.
  */
 function buildCopy(): string {
 	const dir = path.join(WORK, 'build');
-	fs.mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+	fs.mkdirSync(dir, { recursive: true });
 	fs.cpSync(path.join(rt.ROOT, 'shared'), path.join(dir, 'shared'), { recursive: true });
 	// verbatimSymlinks: n8n/shared stays "../shared", the copy's shared/.
 	fs.cpSync(rt.PACKAGE_DIR, path.join(dir, 'n8n'), {
@@ -168,11 +171,15 @@ function buildCopy(): string {
 		verbatimSymlinks: true,
 		filter: (src) => !(path.dirname(src) === rt.PACKAGE_DIR && ['dist', 'node_modules'].includes(path.basename(src))),
 	});
-	fs.copyFileSync(path.join(rt.ROOT, 'scripts', 'build-n8n.js'), path.join(dir, 'scripts', 'build-n8n.js'));
 	fs.symlinkSync(path.join(rt.ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-	const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-n8n.js')], { cwd: path.join(dir, 'n8n'), encoding: 'utf8', timeout: 300_000 });
-	fs.writeFileSync(path.join(LOGS, 'build.log'), `${build.stdout}${build.stderr}`);
-	if (build.status !== 0) throw new Error(`build failed; see ${path.join(LOGS, 'build.log')}`);
+	const logFile = path.join(LOGS, 'build.log');
+	try {
+		const built = rt.buildN8n(path.join(dir, 'n8n'));
+		fs.writeFileSync(logFile, `built ${path.join(dir, 'n8n')} in ${built.milliseconds} ms: ${built.assets} assets copied, ${built.listed} n8n entries present\n`);
+	} catch (error) {
+		fs.writeFileSync(logFile, error instanceof Error ? error.message : String(error));
+		throw new Error(`build failed; see ${logFile}`, { cause: error });
+	}
 	return path.join(dir, 'n8n');
 }
 
@@ -328,19 +335,12 @@ async function sandboxApi(sandbox: Sandbox, method: string, route: string): Prom
 	return await res.json();
 }
 
-/** The run data of `n8n execute --rawOutput`, as far as the checks read it. */
-interface RunData {
-	status?: string;
-	finished?: boolean;
-	data: { resultData: { error?: { message: string }; lastNodeExecuted?: string; runData?: Record<string, Array<{ error?: { message: string }; data: { main: Array<Array<{ json: any }>> } }>> } };
-}
-
 /** The output items of a node in the run data of `n8n execute`. */
-function outputOf(run: RunData, nodeName: string): Array<{ json: any }> {
-	const runs = run.data.resultData.runData?.[nodeName];
+function outputOf(run: N8nRunData, nodeName: string): N8nItem[] {
+	const runs = run.data?.resultData?.runData?.[nodeName];
 	if (!runs || runs.length === 0) throw new Error(`node "${nodeName}" did not run`);
 	if (runs[0].error) throw new Error(`node "${nodeName}" failed: ${runs[0].error.message}`);
-	return runs[0].data.main[0];
+	return runs[0].data?.main?.[0] ?? [];
 }
 
 function readInstalledVersion(): string | undefined {
@@ -379,7 +379,7 @@ const S: {
  */
 function runWorkflowStep(title: string, label: string, version: string): void {
 	let exec: N8nRun | undefined;
-	let run: RunData | undefined;
+	let run: N8nRunData | undefined;
 	let credits: { balance?: number } = {};
 	let installed: string | undefined;
 	let generateCalls = 0;
@@ -392,7 +392,7 @@ function runWorkflowStep(title: string, label: string, version: string): void {
 			const before = sandbox.stats.byRoute['POST /generate'] ?? 0;
 			// Info level: at debug, n8n wraps the run data it prints in a log line.
 			exec = await rt.runN8n(n8n.bin, ['execute', '--id', WORKFLOW_ID, '--rawOutput'], { env: { ...env(), N8N_LOG_LEVEL: 'info' }, outDir: LOGS, label, timeoutMs: 180_000 });
-			run = rt.parseRunOutput(exec.stdout) as RunData | undefined;
+			run = rt.parseRunOutput(exec.stdout);
 			generateCalls = (sandbox.stats.byRoute['POST /generate'] ?? 0) - before;
 			credits = await sandboxApi(sandbox, 'GET', '/credits');
 			installed = readInstalledVersion();
@@ -405,10 +405,10 @@ function runWorkflowStep(title: string, label: string, version: string): void {
 				because(`see ${e.outFile} and ${e.errFile}`, () => {
 					expect(e.timedOut).toBe(false);
 					expect(run).toBeDefined();
-					expect(run?.data.resultData.error?.message).toBeUndefined();
+					expect(run?.data?.resultData?.error?.message).toBeUndefined();
 					// The run's own record decides: n8n's CLI once exited non-zero after printing a finished, successful run.
 					expect({ status: run?.status, finished: run?.finished }).toEqual({ status: 'success', finished: true });
-					expect(run?.data.resultData.lastNodeExecuted).toBe('Get Credits');
+					expect(run?.data?.resultData?.lastNodeExecuted).toBe('Get Credits');
 				});
 			});
 			check(`${label}: Generate returned 2 proposals and the sandbox served them; Get Credits equals the sandbox balance`, () => {

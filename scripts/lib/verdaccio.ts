@@ -1,5 +1,5 @@
 /**
- * A local npm registry (verdaccio) for the registry rehearsal (scripts/e2e-registry.js).
+ * A local npm registry (verdaccio) for the registry rehearsal.
  *
  * verdaccio is installed once, outside the project's dependency tree, into
  * ${POST_WRITER_CACHE:-~/.cache/post-writer}/verdaccio-<version> (about 20 s, 65 MB),
@@ -13,50 +13,83 @@
  * no web UI, no audit middleware. Publishing needs a user, created through the
  * registry's API (addUser), whose token goes into a throwaway npm userconfig.
  */
-'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+import type { ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Log } from './paths';
+import { cacheRoot, say } from './paths';
 
-const VERDACCIO_VERSION = '6.10.4';
+export const VERDACCIO_VERSION = '6.10.4';
 /**
  * verdaccio-audit asks for node-fetch@cjs, a dist-tag (2.x on npmjs.org) that
  * the registry this machine uses does not carry: pin the version it stands for.
  */
 const OVERRIDES = { 'verdaccio-audit': { 'node-fetch': '2.7.0' } };
 const MARKER = '.post-writer-install.json';
+const PINS = { name: 'post-writer-verdaccio', private: true, dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: OVERRIDES };
 
-function cacheRoot() {
-	return process.env.POST_WRITER_CACHE || path.join(require('node:os').homedir(), '.cache', 'post-writer');
+/** verdaccio in the cache. */
+export interface VerdaccioInstall {
+	dir: string;
+	/** Its bin script, run with a Node >= 22. */
+	entry: string;
+	version: string;
+	/** Installed by this call (false: found in the cache). */
+	installedNow: boolean;
+	seconds: number;
 }
 
-function verdaccioDir() {
+/** Options of startVerdaccio. */
+export interface VerdaccioOptions {
+	/** A Node >= 22 binary. */
+	nodeBin: string;
+	/** Its config, storage, htpasswd and log go here. */
+	work: string;
+	port: number;
+	/** How long to wait until it answers (default 60 s). */
+	timeoutMs?: number;
+}
+
+/** A request verdaccio logged. */
+export interface VerdaccioRequest {
+	status: number;
+	method: string;
+	path: string;
+}
+
+/** A running verdaccio. */
+export interface Verdaccio {
+	/** http://127.0.0.1:<port> */
+	url: string;
+	child: ChildProcess;
+	logFile: string;
+	/** The requests it logged so far. */
+	requests(): VerdaccioRequest[];
+}
+
+export function verdaccioDir(): string {
 	return path.join(cacheRoot(), `verdaccio-${VERDACCIO_VERSION}`);
 }
 
-function entry(dir = verdaccioDir()) {
+function entry(dir: string = verdaccioDir()): string {
 	return path.join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 }
 
-const PINS = { name: 'post-writer-verdaccio', private: true, dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: OVERRIDES };
-
 /** `env` with the folder of `nodeBin` first on PATH, and no npm_config_* inherited from an `npm run`. */
-function cleanEnv(nodeBin, extra = {}) {
-	const env = {};
+export function cleanEnv(nodeBin: string | undefined, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
 	if (nodeBin) env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
 	return { ...env, ...extra };
 }
 
-/**
- * Makes sure verdaccio is installed in the cache; returns { dir, entry, version,
- * installedNow, seconds }. `nodeBin`: a Node >= 22 binary (npm runs on it too).
- */
-function ensureVerdaccio(nodeBin, { log = (m) => process.stdout.write(`${m}\n`) } = {}) {
+/** Makes sure verdaccio is installed in the cache. `nodeBin`: a Node >= 22 binary (npm runs on it too). */
+export function ensureVerdaccio(nodeBin: string, { log = say }: { log?: Log } = {}): VerdaccioInstall {
 	const dir = verdaccioDir();
 	const markerFile = path.join(dir, MARKER);
 	try {
-		const marker = JSON.parse(fs.readFileSync(markerFile, 'utf8'));
+		const marker = JSON.parse(fs.readFileSync(markerFile, 'utf8')) as { version?: string; overrides?: unknown };
 		if (marker.version === VERDACCIO_VERSION && JSON.stringify(marker.overrides) === JSON.stringify(OVERRIDES) && fs.existsSync(entry(dir))) {
 			return { dir, entry: entry(dir), version: VERDACCIO_VERSION, installedNow: false, seconds: 0 };
 		}
@@ -87,7 +120,7 @@ function ensureVerdaccio(nodeBin, { log = (m) => process.stdout.write(`${m}\n`) 
 }
 
 /** The generated config: only what the rehearsal needs. */
-function configYaml(work) {
+function configYaml(work: string): string {
 	return [
 		`storage: ${JSON.stringify(path.join(work, 'storage'))}`,
 		'auth:',
@@ -111,11 +144,8 @@ function configYaml(work) {
 	].join('\n');
 }
 
-/**
- * Starts verdaccio on 127.0.0.1:`port`, its config, storage and log in `work`.
- * Resolves { url, child, logFile, requests() } once it answers (bounded wait).
- */
-async function startVerdaccio(install, { nodeBin, work, port, timeoutMs = 60_000 }) {
+/** Starts verdaccio on 127.0.0.1:`port`, its config, storage and log in `work`; resolves once it answers (bounded wait). */
+export async function startVerdaccio(install: Pick<VerdaccioInstall, 'entry'>, { nodeBin, work, port, timeoutMs = 60_000 }: VerdaccioOptions): Promise<Verdaccio> {
 	fs.mkdirSync(work, { recursive: true });
 	const config = path.join(work, 'config.yaml');
 	fs.writeFileSync(config, configYaml(work));
@@ -140,34 +170,31 @@ async function startVerdaccio(install, { nodeBin, work, port, timeoutMs = 60_000
 		if (Date.now() > until) throw new Error(`verdaccio did not answer within ${timeoutMs / 1000} s; see ${logFile}`);
 		await new Promise((r) => setTimeout(r, 300));
 	}
-	/** The requests verdaccio logged: [{ status, method, path }]. */
-	const requests = () =>
+	const requests = (): VerdaccioRequest[] =>
 		fs
 			.readFileSync(logFile, 'utf8')
 			.split('\n')
 			.map((line) => {
 				try {
-					return JSON.parse(line).msg;
+					return (JSON.parse(line) as { msg?: string }).msg;
 				} catch {
 					return undefined;
 				}
 			})
 			.map((msg) => /^(\d{3}), user: .*?, req: '(\w+) ([^']+)'/.exec(msg ?? ''))
-			.filter(Boolean)
+			.filter((m): m is RegExpExecArray => m !== null)
 			.map((m) => ({ status: Number(m[1]), method: m[2], path: m[3] }));
 	return { url, child, logFile, requests };
 }
 
 /** Creates the registry's one user; returns its token. */
-async function addUser(url, name, password) {
+export async function addUser(url: string, name: string, password: string): Promise<string> {
 	const res = await fetch(`${url}/-/user/org.couchdb.user:${encodeURIComponent(name)}`, {
 		method: 'PUT',
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify({ name, password }),
 	});
-	const body = await res.json();
+	const body = (await res.json()) as { token?: string };
 	if (res.status !== 201 || !body.token) throw new Error(`verdaccio user creation failed: HTTP ${res.status} ${JSON.stringify(body)}`);
 	return body.token;
 }
-
-module.exports = { VERDACCIO_VERSION, verdaccioDir, ensureVerdaccio, startVerdaccio, addUser, cleanEnv };

@@ -1,16 +1,14 @@
-#!/usr/bin/env node
 /**
- * Runs shell commands side by side as suites (scripts/lib/suites.js): each
+ * Runs shell commands side by side as suites (scripts/lib/suites.ts): each
  * one's output in <out>/<name>.log, printed whole when it ends, at most
- * --concurrency at a time; then a table of their result lines.
- *   node scripts/run-suites.js --out <dir> [--concurrency N] [--timeout-min M] <name>=<command> …
- * Exits 1 when a suite fails, has no result line, or runs over its time.
+ * --concurrency at a time; then a table of how each ended.
+ *   ts-node --transpile-only scripts/run-suites.ts --out <dir> [--concurrency N] [--timeout-min M] <name>=<command> …
+ * Exits 1 when a suite fails or runs over its time.
  */
-'use strict';
-const { runSuites, report } = require('./lib/suites');
+import { report, runSuites } from './lib/suites';
 
 const args = process.argv.slice(2);
-const opt = (name, fallback) => {
+const opt = (name: string, fallback: string): string => {
 	const i = args.indexOf(`--${name}`);
 	return i >= 0 ? args.splice(i, 2)[1] : fallback;
 };

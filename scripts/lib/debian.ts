@@ -6,18 +6,22 @@
  * apt-get runs as root (as on these machines) or through passwordless sudo
  * (as on GitHub's runners); without either, it says what to install by hand.
  */
-'use strict';
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+import type { SpawnSyncReturns } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Log } from './paths';
+import { cacheRoot, say } from './paths';
 
-function cacheRoot() {
-	return process.env.POST_WRITER_CACHE || path.join(os.homedir(), '.cache', 'post-writer');
+/** What ensureDebianPackages did. */
+export interface DebianInstall {
+	/** The packages it installed (none when all were there). */
+	installed: string[];
+	seconds: number;
 }
 
 /** True when the Debian package is installed. */
-function installed(pkg) {
+export function installed(pkg: string): boolean {
 	const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
 	return r.status === 0 && /install ok installed/.test(r.stdout);
 }
@@ -26,7 +30,7 @@ function installed(pkg) {
  * Installs the packages that are missing. `log` gets one line per step.
  * Throws with the command to run when it cannot install.
  */
-function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m}\n`) } = {}) {
+export function ensureDebianPackages(packages: string[], { log = say }: { log?: Log } = {}): DebianInstall {
 	const missing = packages.filter((p) => !installed(p));
 	if (missing.length === 0) return { installed: [], seconds: 0 };
 	// Root runs apt-get itself (as here); elsewhere, passwordless sudo (as on GitHub's runners), or the command to run by hand.
@@ -39,7 +43,7 @@ function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m
 	fs.mkdirSync(path.join(archives, 'partial'), { recursive: true });
 	const logFile = path.join(cacheRoot(), 'apt', 'apt.log');
 	const started = Date.now();
-	const apt = (args, timeoutMs) => {
+	const apt = (args: string[], timeoutMs: number): SpawnSyncReturns<Buffer> => {
 		const out = fs.openSync(logFile, 'a');
 		try {
 			const argv = ['-o', `Dir::Cache::archives=${archives}`, ...args];
@@ -65,5 +69,3 @@ function ensureDebianPackages(packages, { log = (m) => process.stdout.write(`${m
 	log(`Debian packages: ${missing.join(', ')} installed in ${seconds} s`);
 	return { installed: missing, seconds };
 }
-
-module.exports = { ensureDebianPackages, installed };

@@ -1,54 +1,83 @@
-#!/usr/bin/env node
 /**
  * Secret scan: searches everything the tests and the chaos suite printed,
  * threw or produced for sandbox API keys. Must find 0.
  *
- * What is scanned (all files under the scan directory, plus files given as arguments):
+ * What is scanned (all files under the scan directory, plus extra files):
  *   - `jest-<run>.log`: every byte jest wrote to stdout/stderr, test console
  *     output, failure messages and the full `--json` results of the run
  *     (written by test/chaos/log-reporter.js);
  *   - `items-<pid>.log`: every output item, thrown error (deeply inspected,
  *     causes and attached request data included) and node/app output the
  *     chaos and bad-input tests saw (written by test/chaos/harness.ts);
- *   - any extra file on the command line (CI logs, e2e output…).
+ *   - any extra file given (CI logs, e2e output…).
  *
  * What counts as a hit:
  *   - any string in the sandbox key format, `pw_live_` + 32 hex characters;
  *   - any key listed in `keys/*.txt` (every key the chaos sandboxes used,
  *     written outside the scanned logs), wherever it appears;
  *   - the keys derived from the chaos suite's fixed `keySeed`s.
- *
- * Usage:
- *   node scripts/secret-scan.js [--dir <dir>] [--require <name>…] [extra files…]
- *   node scripts/secret-scan.js --reset [--dir <dir>]     empty the scan directory
- * The directory defaults to $SECRET_SCAN_DIR or <tmp>/post-writer-secret-scan.
- * Exit code: 0 when 0 hits, 1 on any hit, 2 when there is nothing (or too
- * little) to scan: a scan of nothing proves nothing.
  */
-'use strict';
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const crypto = require('node:crypto');
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
-const KEY_PATTERN = /pw_live_[0-9a-f]{32}/g;
+export const KEY_PATTERN = /pw_live_[0-9a-f]{32}/g;
 /** The keySeeds used by the chaos harness; the sandbox derives key <name> as sha256(`${seed}:${name}`)[0..32]. */
-const KNOWN_KEY_SEEDS = ['chaos-core', 'chaos-n8n', 'chaos-zapier', 'chaos-bad-inputs', 'chaos-bench'];
+export const KNOWN_KEY_SEEDS = ['chaos-core', 'chaos-n8n', 'chaos-zapier', 'chaos-bad-inputs', 'chaos-bench'];
 const KEY_NAMES = ['full', 'readonly', 'revoked', 'expired', 'noCredits', 'other'];
 /** A run that logged less than this has not really been captured. */
-const MIN_BYTES = 2048;
+export const MIN_BYTES = 2048;
 
-function scanDir() {
+/** A key found in a text, at its offset. */
+export interface Hit {
+	at: number;
+	key: string;
+}
+
+/** One scanned file. */
+export interface ScannedFile {
+	file: string;
+	bytes: number;
+	hits: number;
+	/** Up to three hits, the key masked, with the text before it. */
+	samples: string[];
+}
+
+/** What a scan found. */
+export interface ScanReport {
+	dir: string;
+	files: ScannedFile[];
+	bytes: number;
+	hits: number;
+	keysKnown: number;
+	/** Why the scan proves nothing (missing files, nothing or too little captured). */
+	problems: string[];
+}
+
+/** Options of scan. */
+export interface ScanOptions {
+	/** The scan directory (default scanDir()). */
+	dir?: string;
+	/** Files scanned besides those of the directory. */
+	extra?: string[];
+	/** Names of which a non-empty file (or a folder of files) must have been captured: `jest-chaos`, `items-`, `e2e-queue`… */
+	require?: string[];
+}
+
+/** The scan directory: $SECRET_SCAN_DIR or <tmp>/post-writer-secret-scan. */
+export function scanDir(): string {
 	return process.env.SECRET_SCAN_DIR || path.join(os.tmpdir(), 'post-writer-secret-scan');
 }
 
-function keysFromSeed(seed) {
+/** The six keys the sandbox derives from a keySeed. */
+export function keysFromSeed(seed: string): string[] {
 	return KEY_NAMES.map((name) => `pw_live_${crypto.createHash('sha256').update(`${seed}:${name}`).digest('hex').slice(0, 32)}`);
 }
 
-function listFiles(dir) {
+function listFiles(dir: string): string[] {
 	if (!fs.existsSync(dir)) return [];
-	const out = [];
+	const out: string[] = [];
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
 		const full = path.join(dir, entry.name);
 		if (entry.isDirectory()) {
@@ -59,7 +88,7 @@ function listFiles(dir) {
 	return out;
 }
 
-function knownKeys(dir) {
+function knownKeys(dir: string): Set<string> {
 	const keys = new Set(KNOWN_KEY_SEEDS.flatMap(keysFromSeed));
 	const keyDir = path.join(dir, 'keys');
 	if (fs.existsSync(keyDir)) {
@@ -73,13 +102,13 @@ function knownKeys(dir) {
 	return keys;
 }
 
-/** Counts hits in one text: format matches plus exact known keys (not counted twice). */
-function scanText(text, keys) {
-	const hits = [];
-	const seenAt = new Set();
+/** The hits in one text: format matches plus exact known keys (not counted twice). */
+export function scanText(text: string, keys: Iterable<string>): Hit[] {
+	const hits: Hit[] = [];
+	const seenAt = new Set<number>();
 	for (const m of text.matchAll(KEY_PATTERN)) {
-		seenAt.add(m.index);
-		hits.push({ at: m.index, key: m[0] });
+		seenAt.add(m.index as number);
+		hits.push({ at: m.index as number, key: m[0] });
 	}
 	for (const key of keys) {
 		let at = text.indexOf(key);
@@ -91,14 +120,15 @@ function scanText(text, keys) {
 	return hits;
 }
 
-function mask(key) {
+function mask(key: string): string {
 	return `${key.slice(0, 10)}…${key.slice(-2)}`;
 }
 
-function scan({ dir = scanDir(), extra = [], require: required = [] } = {}) {
+/** Scans the directory and the extra files. */
+export function scan({ dir = scanDir(), extra = [], require: required = [] }: ScanOptions = {}): ScanReport {
 	const files = [...listFiles(dir), ...extra];
 	const keys = knownKeys(dir);
-	const report = { dir, files: [], bytes: 0, hits: 0, keysKnown: keys.size, problems: [] };
+	const report: ScanReport = { dir, files: [], bytes: 0, hits: 0, keysKnown: keys.size, problems: [] };
 	for (const file of files) {
 		if (!fs.existsSync(file)) {
 			report.problems.push(`missing file ${file}`);
@@ -124,45 +154,3 @@ function scan({ dir = scanDir(), extra = [], require: required = [] } = {}) {
 	else if (report.bytes < MIN_BYTES) report.problems.push(`only ${report.bytes} bytes captured in ${dir}; at least ${MIN_BYTES} expected`);
 	return report;
 }
-
-function main(argv) {
-	const args = { dir: scanDir(), extra: [], require: [], reset: false };
-	for (let i = 0; i < argv.length; i++) {
-		const a = argv[i];
-		if (a === '--dir') args.dir = argv[++i];
-		else if (a === '--require') args.require.push(argv[++i]);
-		else if (a === '--reset') args.reset = true;
-		else if (a === '--help') {
-			console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
-			return 0;
-		} else args.extra.push(a);
-	}
-	if (args.reset) {
-		fs.rmSync(args.dir, { recursive: true, force: true });
-		fs.mkdirSync(args.dir, { recursive: true });
-		console.log(`secret-scan: emptied ${args.dir}`);
-		return 0;
-	}
-	const report = scan(args);
-	for (const f of report.files) {
-		console.log(`secret-scan: ${String(f.hits).padStart(3)} hit(s) in ${f.file} (${f.bytes} bytes)`);
-		for (const s of f.samples) console.log(`    ${s}`);
-	}
-	console.log(
-		`secret-scan: ${report.hits} hit(s) for ${report.keysKnown} known keys and the pattern pw_live_<32 hex>, in ${report.files.length} file(s), ${report.bytes} bytes`,
-	);
-	if (report.problems.length > 0) {
-		for (const p of report.problems) console.error(`secret-scan: FAILED: ${p}`);
-		console.error('secret-scan: FAILED: a scan of nothing proves nothing; run the tests with the log reporter first (npm run test:chaos).');
-		return 2;
-	}
-	if (report.hits > 0) {
-		console.error(`secret-scan: FAILED: ${report.hits} API key(s) found in test output`);
-		return 1;
-	}
-	return 0;
-}
-
-module.exports = { scan, scanText, scanDir, keysFromSeed, KNOWN_KEY_SEEDS, KEY_PATTERN };
-
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
