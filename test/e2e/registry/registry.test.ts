@@ -100,9 +100,17 @@ function because(hint: string, fn: () => void): void {
 	}
 }
 
-/** Stop functions run by afterAll (in reverse) and, synchronously, on SIGINT/SIGTERM. */
+/** Stop functions run by afterAll, in reverse. */
 const cleanups: Array<() => Promise<void>> = [];
-const kills: Array<() => void> = [];
+
+/**
+ * A process group (or the logs folder) for global-setup.ts to stop (or print) on
+ * Ctrl-C: signal listeners in a test file are never called.
+ */
+function track(entry: { pid?: number; logs?: string; what: string }): void {
+	const file = process.env.E2E_REGISTRY_GROUPS;
+	if (file) fs.appendFileSync(file, `${JSON.stringify(entry)}\n`);
+}
 let declared = 0;
 let passed = 0;
 
@@ -278,7 +286,7 @@ async function startN8n(n8n: N8nInstall, env: NodeJS.ProcessEnv, label: string):
 	};
 	const server: Server = { url: `http://127.0.0.1:${port}`, child, logFile, cookie: '', up: false, log: () => fs.readFileSync(logFile, 'utf8'), stop };
 	cleanups.push(stop);
-	kills.push(() => rt.killGroup(child, 'SIGTERM'));
+	track({ pid: child.pid, what: label });
 	const up = await waitFor(async () => {
 		if (child.exitCode !== null) return true;
 		try {
@@ -425,23 +433,9 @@ function runWorkflowStep(title: string, label: string, version: string): void {
 	);
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-	say(`\n${signal === 'SIGINT' ? 'interrupted' : 'terminated'} (${signal}): stopping n8n, the sandbox and the registry`);
-	for (const kill of kills.reverse()) {
-		try {
-			kill();
-		} catch {
-			// best effort
-		}
-	}
-	say(`logs: ${LOGS}`);
-	process.exit(signal === 'SIGINT' ? 130 : 143);
-}
-
 describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package installer`, () => {
 	beforeAll(() => {
-		process.once('SIGINT', onSignal);
-		process.once('SIGTERM', onSignal);
+		track({ logs: LOGS, what: 'logs' });
 		say(`Registry rehearsal: ${NAME} through n8n's community-package installer (work folder ${WORK})`);
 	});
 
@@ -453,8 +447,6 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 				// best effort
 			}
 		}
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
 		try {
 			fs.copyFileSync(path.join(WORK, 'verdaccio', 'verdaccio.log'), path.join(LOGS, 'verdaccio.log'));
 		} catch {
@@ -509,7 +501,7 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 				rt.killGroup(registry.child, 'SIGTERM');
 				if (!(await waitFor(exited, 10_000))) rt.killGroup(registry.child, 'SIGKILL');
 			});
-			kills.push(() => rt.killGroup(registry.child, 'SIGTERM'));
+			track({ pid: registry.child.pid, what: 'verdaccio' });
 			say(`  verdaccio at ${registry.url}`);
 			const token = await vd.addUser(registry.url, 'rehearsal', crypto.randomBytes(12).toString('hex'));
 			S.userconfig = path.join(WORK, 'publish.npmrc');
