@@ -151,6 +151,16 @@ describe('clients that share nothing but the server (processes, a zap beside a w
 		expect(time.elapsed()).toBeLessThanOrEqual(13_000);
 	});
 
+	test('alone with fast answers, each window starts when the last one ends: a foretold end (a little late on purpose) gives way to the one the answers tell', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 2, limit: 10, windowMs: 1_000, headers: 'full' });
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer: new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 }) });
+		await time.run(pool(100, 100, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(api.stats.refused429).toBe(0);
+		// (⌈100/10⌉ − 1) × 1 s + 2 ms: no window waits for its foretold end (20 ms late) once an answer told the true one.
+		expect(time.elapsed()).toBeLessThanOrEqual(9_000 + 2 + 5);
+	});
+
 	test('alone on the key, a client never sees others: it takes the whole window', async () => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
