@@ -352,18 +352,31 @@ function selectFromList<S>(
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** What the two watermark events share: no options, and a state that shows an earlier poll once it is initialised. */
+const WATERMARK = { config: () => undefined, polled: (state: { initialised?: boolean } | undefined) => Boolean(state?.initialised) };
+
+/** The poll of a watermark event: what was published or created since the kept watermark (the first poll only records it). */
+function sinceWatermark<S extends object, F>(
+	readSince: (client: PollClient, state: S, options: FetchOptions) => Promise<PostsRead>,
+	kind: 'post' | 'draft',
+	select: (records: Obj[], state: S) => { fresh: F[]; state: S },
+	emit: (fresh: F[]) => Obj[],
+): EventLogic<undefined, S>['poll'] {
+	return async (client, _config, kept, { options }) => {
+		// Every field of a watermark state is optional: none kept is an empty one.
+		const state = kept ?? ({} as S);
+		const read = await readSince(client, state, options);
+		return selectFromList(read, kind, () => {
+			const { fresh, state: next } = select(read.records, state);
+			return { events: emit(fresh), state: next };
+		});
+	};
+}
+
 /** New Published Post: a watermark on publication times; Zapier gets the newest posts, each with its id. */
 const newPublishedPost = defineEvent<undefined, PostWatermarkState>({
-	config: () => undefined,
-	polled: (state) => Boolean(state?.initialised),
-	async poll(client, _config, kept, { options }) {
-		const state = kept ?? {};
-		const read = await readPostsSince(client, state, options);
-		return selectFromList(read, 'post', () => {
-			const { fresh, state: next } = selectNewPosts(read.records, state);
-			return { events: oldestFirst(fresh), state: next };
-		});
-	},
+	...WATERMARK,
+	poll: sinceWatermark(readPostsSince, 'post', selectNewPosts, oldestFirst),
 	async test(client, _config, { options }) {
 		const read = await fetchNewestPosts(client, 1, options);
 		const warnings = unreadableWarnings('post', read.unreadable, read.records.length);
@@ -528,16 +541,8 @@ const postMetricMilestone = defineEvent<MilestoneConfig, MilestoneState>({
 
 /** New Draft: a watermark on creation times, whichever route created the draft. */
 const newDraft = defineEvent<undefined, NewDraftState>({
-	config: () => undefined,
-	polled: (state) => Boolean(state?.initialised),
-	async poll(client, _config, kept, { options }) {
-		const state = kept ?? {};
-		const read = await readDraftsSince(client, state, options);
-		return selectFromList(read, 'draft', () => {
-			const { fresh, state: next } = selectNewDrafts(read.records, state);
-			return { events: [...fresh].reverse().map(draftEvent), state: next };
-		});
-	},
+	...WATERMARK,
+	poll: sinceWatermark(readDraftsSince, 'draft', selectNewDrafts, (fresh) => [...fresh].reverse().map(draftEvent)),
 	async test(client, _config, { options }) {
 		const latest = (await fetchNewestDrafts(client, 1, options)).newest[0];
 		if (latest) return { warnings: [], event: draftEvent(latest) };
