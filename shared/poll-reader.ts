@@ -313,6 +313,7 @@ function defineEvent<C, S>(logic: EventLogic<C, S>): TriggerEvent {
 	};
 }
 
+/** The request each kind of record comes from, as the messages name it. */
 const SOURCES: Readonly<Partial<Record<RecordKind, string>>> = { post: 'GET /posts', draft: 'GET /drafts', calendarEntry: 'GET /calendar' };
 
 function unreadableWarnings(kind: RecordKind, unreadable: UnreadableRecord[], total: number): TriggerWarning[] {
