@@ -21,9 +21,13 @@
  */
 import { ValidationError } from './errors';
 import { readCredits, readDraft, readPost } from './records';
+import { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, OTHER_METRIC } from './trigger-options';
 import type { CreditTransaction, CreditsOutput } from './types';
 import type { Obj } from './values';
 import { isObj } from './values';
+
+// The milestone's choices and bounds, where they were first exported.
+export { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, OTHER_METRIC } from './trigger-options';
 
 // ---------------------------------------------------------------------------
 // Times, ids and a generic watermark
@@ -152,18 +156,6 @@ export function draftEvent(item: Stamped): Obj & { id: string } {
 // ---------------------------------------------------------------------------
 // Post Metric Milestone
 
-/** The metrics offered in the pickers; any other numeric metric the API returns can be named instead. */
-export const MILESTONE_METRICS = [
-	{ value: 'comments', label: 'Comments' },
-	{ value: 'impressions', label: 'Impressions' },
-	{ value: 'likes', label: 'Likes' },
-	{ value: 'shares', label: 'Reposts (Shares)' },
-] as const;
-/** The picker value that asks for a metric by name. */
-export const OTHER_METRIC = 'other';
-
-export const DEFAULT_WATCH_DAYS = 7;
-export const MAX_WATCH_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** Names a metric may go by, for the metrics whose names vary between services. */

@@ -11,10 +11,17 @@
  * Draft keeps the (draft, scheduled time) pairs already fired that still lie
  * in the future. Both states are bounded whatever the history.
  */
+import { ymdInZone } from './dates';
 import { ValidationError } from './errors';
 import { fieldsLookedFor, nounOf, readPost } from './records';
 import type { RecordKind } from './records';
 import type { CalendarEntry } from './types';
+import { MAX_LOOKAHEAD_DAYS } from './trigger-options';
+import type { NotifyUnit } from './trigger-options';
+
+// The notice's choices and bound, where they were first exported.
+export { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS } from './trigger-options';
+export type { NotifyUnit } from './trigger-options';
 
 type Obj = Record<string, unknown>;
 
@@ -294,6 +301,22 @@ export function calendarWindow(now: number, lookaheadMs: number): { from: string
 	return { from: ymdUtc(now), to: ymdUtc(now + lookaheadMs) };
 }
 
+/**
+ * The calendar days to ask for so that [now, now + lookahead] is covered in
+ * a zone as well as in UTC. The spec does not say in which zone /calendar
+ * reads its dates: the window is the union of the UTC days and the days in
+ * that zone, and the exact instants are filtered afterwards.
+ */
+export function calendarWindowInZone(now: number, lookaheadMs: number, zone: string): { from: string; to: string } {
+	const utc = calendarWindow(now, lookaheadMs);
+	const fromLocal = ymdInZone(now, zone);
+	const toLocal = ymdInZone(now + lookaheadMs, zone);
+	return {
+		from: fromLocal < utc.from ? fromLocal : utc.from,
+		to: toLocal > utc.to ? toLocal : utc.to,
+	};
+}
+
 export function upcomingKey(entry: CalendarEntry): string {
 	return `${entry.draftId ?? entry.id}:${new Date(Date.parse(entry.date)).toISOString()}`;
 }
@@ -344,16 +367,7 @@ export function selectUpcoming(
 	return { fresh, state: firedThrough === undefined ? { fired } : { fired, firedThrough }, overflowed };
 }
 
-/** The units of "Notify Me Before", as both platforms offer them. */
-export const NOTIFY_UNITS = [
-	{ value: 'minutes', label: 'Minutes' },
-	{ value: 'hours', label: 'Hours' },
-	{ value: 'days', label: 'Days' },
-] as const;
-export type NotifyUnit = (typeof NOTIFY_UNITS)[number]['value'];
-
-/** Longest "notify me before" window: a month keeps the calendar request small. */
-export const MAX_LOOKAHEAD_DAYS = 31;
+/** Longest "notify me before" window, in ms. */
 export const MAX_LOOKAHEAD_MS = MAX_LOOKAHEAD_DAYS * 86_400_000;
 
 /** Converts "X minutes/hours/days before" to milliseconds; refuses windows over 31 days. */

@@ -4,7 +4,8 @@
  * their limits and options), a sample and the labelled output fields live
  * here; the n8n trigger's parameters and each Zapier trigger's input fields,
  * sample and output fields derive from it. What an event does is pure logic
- * in polling.ts and event-state.ts; each platform only polls.
+ * in polling.ts and event-state.ts, and how it polls is its entry in
+ * TRIGGER_EVENTS (poll-reader.ts); each platform runs every entry the same way.
  *
  * Names, values and keys are stored in users' workflows and Zaps. Where the
  * two platforms were published with other ones (n8n's `notifyAmount`, Zapier's
@@ -13,8 +14,7 @@
  */
 import type { FieldOption, OperationKey, OutputField } from './catalogue';
 import { OPERATIONS } from './catalogue';
-import { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, OTHER_METRIC } from './event-state';
-import { MAX_LOOKAHEAD_DAYS, NOTIFY_UNITS } from './polling';
+import { DEFAULT_WATCH_DAYS, MAX_LOOKAHEAD_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, NOTIFY_UNITS, OTHER_METRIC } from './trigger-options';
 
 export type TriggerPlatform = 'n8n' | 'zapier';
 
@@ -69,7 +69,11 @@ export interface TriggerSpec {
 	readonly sample: Record<string, unknown>;
 	/** Labelled output fields, for Zapier's outputFields and docs. */
 	readonly outputFields: readonly OutputField[];
-	readonly zapier?: { readonly label?: string };
+	readonly zapier?: {
+		readonly label?: string;
+		/** Time fields of the output that Zapier gives a twin `<field>Local` in the user's zone (Zapier's bundle.meta.timezone). */
+		readonly localTimes?: readonly string[];
+	};
 }
 
 const POST = OPERATIONS.listPosts;
@@ -87,6 +91,7 @@ export const TRIGGERS = {
 		description: 'Triggers when a post is published, with its metrics.',
 		noun: 'Post',
 		reads: 'listPosts',
+		zapier: { localTimes: ['publishedAt'] },
 		fields: [],
 		sample: { ...POST.sample, publishedAtLocal: '2026-11-20T09:30:00+01:00' },
 		outputFields: [
@@ -102,6 +107,7 @@ export const TRIGGERS = {
 		description: 'Triggers when a scheduled draft is due for publication soon.',
 		noun: 'Draft',
 		reads: 'getCalendar',
+		zapier: { localTimes: ['scheduledAt'] },
 		fields: [
 			{
 				name: 'notifyBefore',
@@ -151,7 +157,7 @@ export const TRIGGERS = {
 		description: 'Triggers when a post reaches a metric threshold.',
 		noun: 'Milestone',
 		reads: 'listPosts',
-		zapier: { label: 'New Post Milestone' },
+		zapier: { label: 'New Post Milestone', localTimes: ['publishedAt'] },
 		fields: [
 			{
 				name: 'metric',
@@ -215,6 +221,7 @@ export const TRIGGERS = {
 		description: 'Triggers when a draft is created.',
 		noun: 'Draft',
 		reads: 'listDrafts',
+		zapier: { localTimes: ['createdAt', 'scheduledAt'] },
 		fields: [],
 		sample: { ...DRAFT.sample, draftId: DRAFT.sample.id, createdAtLocal: '2026-11-21T10:00:00+01:00', scheduledAtLocal: '2026-11-24T09:30:00+01:00' },
 		outputFields: [
@@ -230,7 +237,7 @@ export const TRIGGERS = {
 		description: 'Triggers when the credit balance falls below a threshold.',
 		noun: 'Balance',
 		reads: 'getCredits',
-		zapier: { label: 'Low Credit Balance' },
+		zapier: { label: 'Low Credit Balance', localTimes: ['crossedAt'] },
 		fields: [{ ...THRESHOLD, description: '{runs} when the credit balance falls below this number of credits.', default: 10 }],
 		sample: {
 			id: `${SAMPLE_TX.id}:10`,

@@ -1,8 +1,9 @@
 /**
  * Adding a trigger (README, "Adding a trigger", under "Adding an
- * operation"): one declaration in shared/triggers.ts, its pure event logic,
- * then one place per platform. This test walks every trigger event through
- * every place and, when one is forgotten, fails with the file to edit. It also
+ * operation"): one declaration in shared/triggers.ts and its pure event
+ * logic in shared/; both platforms run every event of the catalogue, with no
+ * line of their own. This test walks every trigger event through every place
+ * and, when one is forgotten, fails with the file to edit. It also
  * holds what users' workflows and Zaps store, written here by hand: the
  * parameter names and values, the input keys and choices, and the output
  * fields, which may grow but never lose one.
@@ -14,6 +15,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { PlainInputField } from 'zapier-platform-core';
 
 import { PostWriterTrigger } from '../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
+import { TRIGGER_EVENTS } from '../shared/poll-reader';
 import { TRIGGER_KEYS, getTrigger } from '../shared/triggers';
 import type { TriggerKey } from '../shared/triggers';
 import App from '../zapier/src';
@@ -37,12 +39,7 @@ function missingPlaces({ key, name, label }: Named): string[] {
 	const missing: string[] = [];
 	const event = node.properties.find((p) => p.name === 'event');
 	if (!event?.options?.some((o) => 'value' in o && o.value === key)) missing.push(`${key}: its declaration in shared/triggers.ts (TRIGGERS)`);
-	if (!new RegExp(`^\\t${key}: \\{ poll: `, 'm').test(read('n8n/nodes/PostWriterTrigger/poll.ts'))) {
-		missing.push(`${key}: its poll and test event in n8n/nodes/PostWriterTrigger/poll.ts (EVENTS)`);
-	}
-	const zapierFile = `zapier/src/triggers/${key}.ts`;
-	if (!exists(zapierFile) || !read(zapierFile).includes(`eventTrigger('${key}',`)) missing.push(`${key}: Zapier file ${zapierFile} (eventTrigger('${key}', poll))`);
-	if (!zapierTriggers[key]) missing.push(`${key}: register ${zapierFile} in zapier/src/index.ts`);
+	if (!(key in TRIGGER_EVENTS)) missing.push(`${key}: its poll in shared/poll-reader.ts (TRIGGER_EVENTS: config, poll, test, candidates)`);
 	const n8nTest = `test/n8n/nodes/PostWriterTrigger/${key}.test.ts`;
 	if (!exists(n8nTest)) missing.push(`${key}: its n8n test ${n8nTest} (test/n8n/helpers/trigger-sandbox.ts gives the setup)`);
 	if (!read('test/zapier/dedupe.test.ts').includes(`run('triggers', '${key}'`)) missing.push(`${key}: its case under Zapier's dedupe in test/zapier/dedupe.test.ts`);
@@ -58,12 +55,16 @@ test('every trigger event is wired in every place (README: Adding a trigger)', (
 	expect(TRIGGER_KEYS.map(named).flatMap(missingPlaces)).toEqual([]);
 });
 
+test('both platforms offer every event of the catalogue with no line of their own', () => {
+	expect(TRIGGER_KEYS.filter((key) => !zapierTriggers[key])).toEqual([]);
+	expect(read('n8n/nodes/PostWriterTrigger/poll.ts')).not.toMatch(new RegExp(TRIGGER_KEYS.join('|')));
+	for (const key of TRIGGER_KEYS) expect(exists(`zapier/src/triggers/${key}.ts`)).toBe(false);
+});
+
 test('the check names the places of a trigger that is wired nowhere', () => {
 	expect(missingPlaces({ key: 'summaryReady', name: 'Summary Ready', label: 'New Summary' })).toEqual([
 		'summaryReady: its declaration in shared/triggers.ts (TRIGGERS)',
-		'summaryReady: its poll and test event in n8n/nodes/PostWriterTrigger/poll.ts (EVENTS)',
-		"summaryReady: Zapier file zapier/src/triggers/summaryReady.ts (eventTrigger('summaryReady', poll))",
-		'summaryReady: register zapier/src/triggers/summaryReady.ts in zapier/src/index.ts',
+		'summaryReady: its poll in shared/poll-reader.ts (TRIGGER_EVENTS: config, poll, test, candidates)',
 		'summaryReady: its n8n test test/n8n/nodes/PostWriterTrigger/summaryReady.test.ts (test/n8n/helpers/trigger-sandbox.ts gives the setup)',
 		"summaryReady: its case under Zapier's dedupe in test/zapier/dedupe.test.ts",
 		'summaryReady: its paragraph in the Trigger section of README.md (**Summary Ready**)',

@@ -2,7 +2,7 @@
  * The Zapier app. Everything it offers is derived from the shared operation
  * catalogue and runs through the shared core client (../../shared).
  * A create, search or hidden dropdown trigger takes the key of the catalogue
- * operation it calls; the same key names a hidden trigger and a search
+ * operation it calls; the polling triggers are the trigger catalogue's events; the same key names a hidden trigger and a search
  * (Zapier keeps triggers, creates and searches apart).
  *
  * The account profile (getAccountProfile) is read by the connection test and
@@ -13,16 +13,13 @@ import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defineApp, platformVersion } from './define';
 import { BRAND } from '../../shared/brand';
+import { TRIGGER_KEYS } from '../../shared/triggers';
 import authentication from './authentication';
 import { befores } from './middleware';
 
 import listDraftsTrigger from './triggers/listDrafts';
 import listWritingProfilesTrigger from './triggers/listWritingProfiles';
-import newPublishedPost from './triggers/newPublishedPost';
-import upcomingScheduledDraft from './triggers/upcomingScheduledDraft';
-import postMetricMilestone from './triggers/postMetricMilestone';
-import newDraft from './triggers/newDraft';
-import creditsLow from './triggers/creditsLow';
+import { eventTrigger } from './triggers/event';
 
 import activateWritingProfile from './creates/activateWritingProfile';
 import analyzePost from './creates/analyzePost';
@@ -65,11 +62,8 @@ export default defineApp({
 	// instead of Zapier's early ThrottledError, which reads only Retry-After in seconds.
 	flags: { throwForThrottlingEarly: false },
 	triggers: {
-		[newPublishedPost.key]: newPublishedPost,
-		[upcomingScheduledDraft.key]: upcomingScheduledDraft,
-		[postMetricMilestone.key]: postMetricMilestone,
-		[newDraft.key]: newDraft,
-		[creditsLow.key]: creditsLow,
+		// Every event of the trigger catalogue, in its order.
+		...Object.fromEntries(TRIGGER_KEYS.map((key) => [key, eventTrigger(key)])),
 		[listWritingProfilesTrigger.key]: listWritingProfilesTrigger,
 		[listDraftsTrigger.key]: listDraftsTrigger,
 	},

@@ -8,23 +8,14 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
-import type { UnreadableRecord } from '../../shared/polling';
-import { unreadableMessage } from '../../shared/polling';
-import type { RecordKind } from '../../shared/records';
 
 /** True on a trigger's first poll: the sample loaded in the editor, or the dedupe seeding when the Zap is turned on. */
 export function isFirstPoll(bundle: Bundle): boolean {
 	return Boolean(bundle.meta?.isLoadingSample || bundle.meta?.isPopulatingDedupe);
 }
 
-export function reportUnreadable(
-	z: ZObject,
-	bundle: Bundle,
-	trigger: string,
-	what: { kind: RecordKind; unreadable: UnreadableRecord[]; total: number; source: string },
-): void {
-	const message = unreadableMessage(what.kind, what.unreadable, what.total, what.source);
-	if (!message) return;
+/** Reports the message of the core's unreadable records (see unreadableMessage in shared/polling.ts). */
+export function reportUnreadable(z: ZObject, bundle: Bundle, trigger: string, message: string): void {
 	if (isFirstPoll(bundle)) throw new z.errors.Error(message, 'UNREADABLE_RECORDS');
 	z.console.log(`${BRAND.displayName} ${trigger} (warning): ${message}`);
 }
