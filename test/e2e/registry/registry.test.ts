@@ -385,6 +385,25 @@ const S: {
  * `n8n execute --id` of the rehearsal workflow (no `n8n start` running), checked
  * in n8n's output and in the sandbox: its step and its two checks.
  */
+/** A later rehearsal version: publish it to the local registry, and check that npm said so. */
+function publishStep(version: string): void {
+	let published: Published | undefined;
+	step(
+		`publish ${version}`,
+		() => {
+			published = publish(need(S.built, 'no build'), version, need(S.registry, 'no registry'), need(S.userconfig, 'no npm user'), need(S.nodeBin, 'no Node'));
+		},
+		() => {
+			check(`npm publish ${NAME}@${version} (exit 0)`, () => {
+				const done = need(published, 'npm publish did not run');
+				because(`see ${path.join(LOGS, `npm-publish-${version}.log`)}`, () => {
+					expect({ exit: done.code, id: done.json.id }).toEqual({ exit: 0, id: `${NAME}@${version}` });
+				});
+			});
+		},
+	);
+}
+
 function runWorkflowStep(title: string, label: string, version: string): void {
 	let exec: N8nRun | undefined;
 	let run: N8nRunData | undefined;
@@ -773,7 +792,6 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 
 	// [6] The update through n8n.
 	describe(`[6] publish ${VERSIONS[1]}, update through n8n (PATCH /rest/community-packages)`, () => {
-		let second: Published | undefined;
 		let s2: Server | undefined;
 		const up = () => need(s2?.up && s2, 'n8n did not start again (see the check "n8n starts again")');
 		let list2: Rest | undefined;
@@ -784,20 +802,7 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 			await s2?.stop();
 		});
 
-		step(
-			`publish ${VERSIONS[1]}`,
-			() => {
-				second = publish(need(S.built, 'no build'), VERSIONS[1], need(S.registry, 'no registry'), need(S.userconfig, 'no npm user'), need(S.nodeBin, 'no Node'));
-			},
-			() => {
-				check(`npm publish ${NAME}@${VERSIONS[1]} (exit 0)`, () => {
-					const published = need(second, 'npm publish did not run');
-					because(`see ${path.join(LOGS, `npm-publish-${VERSIONS[1]}.log`)}`, () => {
-						expect({ exit: published.code, id: published.json.id }).toEqual({ exit: 0, id: `${NAME}@${VERSIONS[1]}` });
-					});
-				});
-			},
-		);
+		publishStep(VERSIONS[1]);
 		step(
 			'start n8n again',
 			async () => {
@@ -873,7 +878,6 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 
 	// [8] The Docker way.
 	describe(`[8] the Docker way: N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true, to ${VERSIONS[2]}`, () => {
-		let third: Published | undefined;
 		let s3: Server | undefined;
 		const up = () => need(s3?.up && s3, 'n8n did not start with N8N_COMMUNITY_PACKAGES (see the check "n8n starts with …")');
 		let envCalls: NpmCall[] = [];
@@ -883,20 +887,7 @@ describe(`registry rehearsal: ${NAME} through n8n ${NEWEST}'s community-package 
 			await s3?.stop();
 		});
 
-		step(
-			`publish ${VERSIONS[2]}`,
-			() => {
-				third = publish(need(S.built, 'no build'), VERSIONS[2], need(S.registry, 'no registry'), need(S.userconfig, 'no npm user'), need(S.nodeBin, 'no Node'));
-			},
-			() => {
-				check(`npm publish ${NAME}@${VERSIONS[2]} (exit 0)`, () => {
-					const published = need(third, 'npm publish did not run');
-					because(`see ${path.join(LOGS, `npm-publish-${VERSIONS[2]}.log`)}`, () => {
-						expect({ exit: published.code, id: published.json.id }).toEqual({ exit: 0, id: `${NAME}@${VERSIONS[2]}` });
-					});
-				});
-			},
-		);
+		publishStep(VERSIONS[2]);
 		step(
 			'start n8n with N8N_COMMUNITY_PACKAGES',
 			async () => {
