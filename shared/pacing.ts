@@ -171,6 +171,8 @@ interface Lane {
 	exactReset: boolean;
 	/** For the window's length: the longest span from a send to its window's end, the latest reset, the least gap between resets. */
 	spanMs?: number;
+	/** A longer span read off a refusal while alone: the full window began no later than our limit-th last call counted in it (used until two resets tell the gap). */
+	fullSpanMs?: number;
 	lastReset?: number;
 	gapMs?: number;
 	/** How much later than foretold the windows ended (ms). */
@@ -546,6 +548,13 @@ export class Pacer {
 
 	private take(name: string, lane: Lane): Slot {
 		const now = this.now();
+		const e = lane.estimate;
+		if (e?.kind === 'window' && e.predicted && e.from !== undefined && lane.sent === e.base && now > e.from && lane.windowMs !== undefined) {
+			// The first call since the foretold window began, and later than its start (after a pause, or idle): a window
+			// that starts with its first call ends a window after this one, not after the end of the one before.
+			e.from = now;
+			e.resetAt = this.foretell(lane, now, lane.windowMs);
+		}
 		lane.sent++;
 		lane.inFlight++;
 		lane.sendTimes.push([lane.sent, now]);
@@ -585,7 +594,7 @@ export class Pacer {
 			lane.limit = window.limit;
 			lane.informed = true;
 		}
-		if (window?.resetAt !== undefined && !lane.windowStated) this.learnWindowLength(lane, slot, window.resetAt);
+		if (window?.resetAt !== undefined && !lane.windowStated) this.learnWindowLength(lane, slot, window.resetAt, outcome === 'refused' && window.remaining === 0);
 		if (outcome === 'refused') {
 			const i = lane.recent.findIndex(([t]) => t === slot.ticket);
 			if (i >= 0) lane.recent.splice(i, 1);
@@ -617,14 +626,21 @@ export class Pacer {
 	 * The window's length from the reset times: at least the span from a send to the end of the window it was
 	 * counted in, and at most the least gap between two reset times (fixed windows end a whole number of windows apart).
 	 */
-	private learnWindowLength(lane: Lane, slot: Slot, resetAt: number): void {
+	private learnWindowLength(lane: Lane, slot: Slot, resetAt: number, full = false): void {
 		if (resetAt > slot.sentAt) lane.spanMs = Math.min(3_600_000, Math.max(lane.spanMs ?? 0, resetAt - slot.sentAt));
+		if (full && lane.limit !== undefined && lane.othersSeenAt === undefined) {
+			// A refusal comes late in its window (from a burst), so its own span is short; alone on the key, the window it
+			// found full holds our last `limit` calls before it, and began no later than the first of them.
+			const before = lane.recent.filter(([t, at]) => t !== slot.ticket && (t < slot.ticket || at <= slot.sentAt + this.margin(lane)));
+			const first = before.length >= lane.limit ? before[before.length - lane.limit] : undefined;
+			if (first && resetAt > first[1]) lane.fullSpanMs = Math.min(3_600_000, Math.max(lane.fullSpanMs ?? 0, resetAt - first[1]));
+		}
 		if (lane.lastReset !== undefined && Math.abs(resetAt - lane.lastReset) > 50) {
 			const gap = Math.abs(resetAt - lane.lastReset);
 			lane.gapMs = Math.min(lane.gapMs ?? Infinity, gap);
 		}
 		lane.lastReset = Math.max(lane.lastReset ?? resetAt, resetAt);
-		const low = lane.spanMs ?? 0;
+		const low = Math.max(lane.spanMs ?? 0, lane.gapMs === undefined ? (lane.fullSpanMs ?? 0) : 0);
 		const w = lane.gapMs !== undefined && lane.gapMs >= low ? lane.gapMs : low;
 		if (w > 0 && w !== lane.windowMs) {
 			lane.windowMs = w;
@@ -657,7 +673,8 @@ export class Pacer {
 		// before it (not refused), generously (the window's length is known from below): more than the server
 		// counted of ours, so that others are never seen where there are none.
 		const span = Math.max(w, 1_000) + this.margin(lane);
-		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && t <= slot.ticket).length;
+		// Calls sent a moment after it may have reached the server first (the network does not keep order): they count too.
+		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && (t <= slot.ticket || at <= slot.sentAt + this.margin(lane))).length;
 		const others = outcome === 'refused' ? Math.max(0, limit - ours) : Math.max(0, used - ours);
 		lane.used.push([now, outcome === 'refused' ? limit : used, outcome === 'refused' ? 0 : 1]);
 		if (others > 0) {

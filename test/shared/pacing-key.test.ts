@@ -265,3 +265,64 @@ describe('a refusal whose delay is only whole seconds (the IETF t)', () => {
 		expect(q.pauseLeft('generatePost')).toBeGreaterThanOrEqual(2_000);
 	});
 });
+
+describe('alone on the key, the first windows (slow start, then windows that start with their first call)', () => {
+	/** A send that reaches the server 0–`jitterMs` after it left (seeded), so that calls sent together may be counted out of order. */
+	function jittered(time: ReturnType<typeof virtualTime>, api: ReturnType<typeof fakeService>, jitterMs: number, seed = 7919) {
+		let s = seed;
+		const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+		return async (request: Parameters<typeof api.send>[0]) => {
+			await time.sleep(random() * jitterMs);
+			return api.send(request);
+		};
+	}
+	const refusedAt = (time: ReturnType<typeof virtualTime>, api: ReturnType<typeof fakeService>) => {
+		const start = time.now() - time.elapsed();
+		return api.answers.filter((a) => a.status === 429).map((a) => Math.round(a.at - start));
+	};
+
+	test.each([5_000, 15_000])('slow answers (L = %i ms): the refusals of the slow start tell the whole window, and no later window is refused', async (latencyMs) => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 });
+		const client = new PostWriterClient({ baseUrl: BASE, send: jittered(time, api, 5), sleep: time.sleep, now: time.now, random: () => 0.5, pacer });
+		await time.run(pool(100, 100, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(api.stats.charged).toBe(100);
+		// Only the overshoot of the slow start, in the first window: a refusal, sent late in its window, no longer
+		// foretells the next window's end from its own short span (the window it found full began with our first call).
+		expect(refusedAt(time, api).every((at) => at < 1_000)).toBe(true);
+		expect(api.stats.refused429).toBeLessThanOrEqual(2);
+		// The window's length as the resets show it: 1 s, and the few ms a call takes to reach the server (a window starts with its first call).
+		const report = pacer.report('generatePost');
+		expect(report.othersSeen).toBe(false);
+		expect(report.windowMs).toBeGreaterThanOrEqual(1_000);
+		expect(report.windowMs).toBeLessThanOrEqual(1_030);
+		// The quota-bound limit: (⌈100/10⌉ − 1) × 1 s + L.
+		expect(time.elapsed()).toBeLessThanOrEqual((9_000 + latencyMs) * 1.03);
+	});
+
+	test('after the pause of a refusal, the next window starts with its first call: its end is foretold from that call, not from the end of the one before', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 });
+		const client = new PostWriterClient({ baseUrl: BASE, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer });
+		await time.run(pool(200, 200, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(api.stats.charged).toBe(200);
+		expect(refusedAt(time, api).every((at) => at < 1_000)).toBe(true);
+		expect(api.stats.refused429).toBeLessThanOrEqual(2);
+		expect(time.elapsed()).toBeLessThanOrEqual(20_000 * 1.03);
+	});
+
+	test('calls sent together and counted out of order (the network keeps no order) are not taken for another client', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 });
+		const send = jittered(time, api, 8);
+		const executions = Array.from({ length: 12 }, (_, k) => new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer, party: `execution ${k}` }));
+		await time.run(Promise.all(executions.map((c, k) => pool(10, 10, (i) => c.generatePost({ prompt: `execution ${k} item ${i}` })))));
+		expect(api.stats.charged).toBe(120);
+		expect(pacer.report('generatePost')).toMatchObject({ othersSeen: false, share: undefined });
+		expect(api.stats.refused429).toBeLessThanOrEqual(2);
+		expect(time.elapsed()).toBeLessThanOrEqual(12_000 * 1.03);
+	});
+});
