@@ -549,9 +549,10 @@ export class Pacer {
 	private take(name: string, lane: Lane): Slot {
 		const now = this.now();
 		const e = lane.estimate;
-		if (e?.kind === 'window' && e.predicted && e.from !== undefined && lane.sent === e.base && now > e.from && lane.windowMs !== undefined) {
-			// The first call since the foretold window began, and later than its start (after a pause, or idle): a window
-			// that starts with its first call ends a window after this one, not after the end of the one before.
+		if (e?.kind === 'window' && e.predicted && e.from !== undefined && lane.sent === e.base && now > e.from && lane.windowMs !== undefined && !this.othersActive(lane, now)) {
+			// Alone on the key, the first call since the foretold window began, and later than its start (after a pause, or
+			// idle): a window that starts with its first call ends a window after this one, not after the end of the one
+			// before. (With others on the key, the window may have begun with one of theirs.)
 			e.from = now;
 			e.resetAt = this.foretell(lane, now, lane.windowMs);
 		}
