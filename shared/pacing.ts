@@ -674,8 +674,11 @@ export class Pacer {
 		// before it (not refused), generously (the window's length is known from below): more than the server
 		// counted of ours, so that others are never seen where there are none.
 		const span = Math.max(w, 1_000) + this.margin(lane);
-		// Calls sent a moment after it may have reached the server first (the network does not keep order): they count too.
-		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && (t <= slot.ticket || at <= slot.sentAt + this.margin(lane))).length;
+		// Before others are seen, calls sent a moment after it may have reached the server first (the network does not
+		// keep order): they count too, so that a burst counted out of order is not taken for another client. Once others
+		// are seen, only the calls sent before it, so that they stay seen while they use the key.
+		const late = this.othersActive(lane, now) ? 0 : this.margin(lane);
+		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && (t <= slot.ticket || at <= slot.sentAt + late)).length;
 		const others = outcome === 'refused' ? Math.max(0, limit - ours) : Math.max(0, used - ours);
 		lane.used.push([now, outcome === 'refused' ? limit : used, outcome === 'refused' ? 0 : 1]);
 		if (others > 0) {
