@@ -632,7 +632,7 @@ export class Pacer {
 		if (full && lane.limit !== undefined && lane.othersSeenAt === undefined) {
 			// A refusal comes late in its window (from a burst), so its own span is short; alone on the key, the window it
 			// found full holds our last `limit` calls before it, and began no later than the first of them.
-			const before = lane.recent.filter(([t, at]) => t !== slot.ticket && (t < slot.ticket || at <= slot.sentAt + this.margin(lane)));
+			const before = this.oursCountedBefore(lane, slot, this.margin(lane));
 			const first = before.length >= lane.limit ? before[before.length - lane.limit] : undefined;
 			if (first && resetAt > first[1]) lane.fullSpanMs = Math.min(3_600_000, Math.max(lane.fullSpanMs ?? 0, resetAt - first[1]));
 		}
@@ -661,6 +661,14 @@ export class Pacer {
 	}
 
 	/**
+	 * Our calls (not refused) that the server may have counted before this one: those given before it, and those
+	 * given up to `lateMs` after it (they may have reached the server first: the network does not keep order).
+	 */
+	private oursCountedBefore(lane: Lane, slot: Slot, lateMs: number): Array<[number, number]> {
+		return lane.recent.filter(([t, at]) => t !== slot.ticket && (t < slot.ticket || at <= slot.sentAt + lateMs));
+	}
+
+	/**
 	 * An answer said `used` calls were counted in the window when this call was: more than this client
 	 * sent around that time are someone else's. Once others are seen, take a share of the window, and
 	 * once per window size it from how many clients use the key: the calls counted in the window over
@@ -678,7 +686,7 @@ export class Pacer {
 		// keep order): they count too, so that a burst counted out of order is not taken for another client. Once others
 		// are seen, only the calls sent before it, so that they stay seen while they use the key.
 		const late = this.othersActive(lane, now) ? 0 : this.margin(lane);
-		const ours = lane.recent.filter(([t, at]) => at >= slot.sentAt - span && (t <= slot.ticket || at <= slot.sentAt + late)).length;
+		const ours = this.oursCountedBefore(lane, slot, late).filter(([, at]) => at >= slot.sentAt - span).length + (outcome === 'answered' ? 1 : 0);
 		const others = outcome === 'refused' ? Math.max(0, limit - ours) : Math.max(0, used - ours);
 		lane.used.push([now, outcome === 'refused' ? limit : used, outcome === 'refused' ? 0 : 1]);
 		if (others > 0) {
