@@ -731,7 +731,9 @@ export class Pacer {
 		const now = this.now();
 		if (resetAt <= now) {
 			// The window this call was counted in ended at `resetAt`: a new one began then, and the calls sent since count against it.
-			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now) return;
+			// A later window is known, unless it is this one foretold (late on purpose): then the told end, already past, is the truth
+			// (with slow calls, the answers of a window come back as it ends, and the next window need not wait for the foretold end).
+			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now && !(known.predicted && resetAt > known.resetAt - w50(lane))) return;
 			const base = this.ticketsBefore(lane, resetAt);
 			if (known === undefined || known.kind === 'count' || base > known.base) this.rollOver(lane, base, resetAt);
 			return;

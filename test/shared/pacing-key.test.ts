@@ -313,6 +313,26 @@ describe('alone on the key, the first windows (slow start, then windows that sta
 		expect(time.elapsed()).toBeLessThanOrEqual(20_000 * 1.03);
 	});
 
+	test('answers that come back as their window ends (L = W) start the next window at the told end, not at the foretold one (a slow first connection made the window look longer)', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 });
+		// The first call opens the connection (50 ms to the server); later calls take 2 ms.
+		let calls = 0;
+		const send = async (request: Parameters<typeof api.send>[0]) => {
+			await time.sleep(calls++ === 0 ? 50 : 2);
+			return api.send(request);
+		};
+		const client = new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer });
+		await time.run(pool(200, 200, (i) => client.generatePost({ prompt: `item ${i}` })));
+		expect(api.stats.charged).toBe(200);
+		expect(api.stats.refused429).toBeLessThanOrEqual(2);
+		// The window looks 1,050 ms long from the first call's span, and each foretold end is later still: waiting for it
+		// costs tens of ms a window; the told end costs the 2 ms a call takes to reach the server.
+		// The quota-bound limit (20 s), the first call's 50 ms, and at most 5 ms a window for the 19 windows after the first.
+		expect(time.elapsed()).toBeLessThanOrEqual(50 + 20_000 + 19 * 5);
+	});
+
 	test('calls sent together and counted out of order (the network keeps no order) are not taken for another client', async () => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
