@@ -168,11 +168,11 @@ const SCENARIOS: Scenario[] = [
 	{ id: 'S2', n: 200, latencyMs: 1000, q: 50, windowMs: 5000, sideBySide: true, headers: X_RATELIMIT },
 	{ id: 'S3', n: 100, latencyMs: 0, q: 10, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT },
 	{ id: 'S4', n: 50, latencyMs: 500, windowMs: 1000, guided: true, sideBySide: true, headers: X_RATELIMIT },
-	{ id: 'S5', part: '12×10', n: 120, executions: 12, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
-	{ id: 'S5', part: '4×50', n: 200, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
-	{ id: 'S6', part: 'X-RateLimit', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT, sandbox: { rateLimitHeaders: 'x-ratelimit' } },
-	{ id: 'S6', part: 'Retry-After', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: 'no rate-limit field on successes, only `Retry-After: <s>` on a 429', sandbox: { rateLimitHeaders: 'retry-after' } },
-	{ id: 'S6', part: 'IETF', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: true, headers: 'the IETF fields only, `RateLimit-Policy: "generate";q=10;w=1` and `RateLimit: "generate";r=…;t=…` on every answer (no `Retry-After` on a 429)', sandbox: { rateLimitHeaders: 'ietf' } },
+	{ id: 'S5', part: '12×10', n: 120, executions: 12, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT },
+	{ id: 'S5', part: '4×50', n: 200, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT },
+	{ id: 'S6', part: 'X-RateLimit', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: false, headers: X_RATELIMIT, sandbox: { rateLimitHeaders: 'x-ratelimit' } },
+	{ id: 'S6', part: 'Retry-After', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: false, headers: 'no rate-limit field on successes, only `Retry-After: <s>` on a 429', sandbox: { rateLimitHeaders: 'retry-after' } },
+	{ id: 'S6', part: 'IETF', n: 240, processes: 3, executions: 4, latencyMs: 1000, q: 10, windowMs: 1000, sideBySide: false, headers: 'the IETF fields only, `RateLimit-Policy: "generate";q=10;w=1` and `RateLimit: "generate";r=…;t=…` on every answer (no `Retry-After` on a 429)', sandbox: { rateLimitHeaders: 'ietf' } },
 	{ id: 'S7', part: 'L = 5 s', n: 100, executions: 1, latencyMs: 5000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
 	{ id: 'S7', part: 'L = 15 s', n: 100, executions: 1, latencyMs: 15_000, q: 10, windowMs: 1000, sideBySide: true, headers: X_RATELIMIT },
 ];
@@ -973,7 +973,7 @@ const LIMIT_TEXT =
 	'Requests are the calls of the operation (POST /generate; in S4 the POST /creation/… steps), refusals included; answered 429 is their share refused by the quota.';
 
 const EXECUTIONS_TEXT =
-	`S5–S7 run the new node's default way (a) (Options › Concurrency left out), in S5 4×50 also at Concurrency 20 (b), side by side with the baseline (base): the node of today's main before issue 18 (commit ${BASELINE_COMMIT}, \`git archive\` into .bench/baseline, its own module instance, pacing per execution) at its Concurrency of ${BASELINE_CONCURRENCY}. ` +
+	`S5–S7 run the new node's default way (a) (Options › Concurrency left out), in S5 4×50 also at Concurrency 20 (b), side by side with the baseline (base): the node of today's main before issue 18 (commit ${BASELINE_COMMIT}, \`git archive\` into .bench/baseline, its own module instance, pacing per execution) at its Concurrency of ${BASELINE_CONCURRENCY}. Each part of S5–S7 runs on its own; S7's ways side by side (they mostly wait), S5's and S6's one after the other (on 2 cores, a baseline's storm of refusals beside them takes the CPU their processes need). ` +
 	"Every execution is its own `execute()` call on its own fake context (test/n8n/helpers/context.ts), with Continue On Fail on, and the executions of a way start together, as n8n runs them; each way has a sandbox of its own, one key. " +
 	'In S6 each process is a separate node process (scripts/bench-process.ts, forked with IPC, each with its own modules, as queue-mode workers are); the processes load their modules first and all start on one go, so that their start-up is not timed. ' +
 	'N is the items of every execution of every process; "executions with a failure" counts the executions with at least one failed item.';
@@ -1136,14 +1136,15 @@ async function main() {
 	try {
 		// The latency-bound scenarios S1, S2 and S4 side by side (the process mostly waits). S5–S7 measure how
 		// closely many executions and processes share one quota, which is timing-sensitive on 2 cores: each of
-		// their parts runs on its own (its ways side by side), one after the other.
+		// their parts runs on its own, one after the other (S7's ways side by side: they mostly wait; S5's and S6's
+		// one after the other: a baseline's storm of refusals beside them takes the CPU their processes need).
 		const together = chosen.filter((sc) => sc.sideBySide && !isSharingScenario(sc));
 		for (const list of await Promise.all(together.map((sc) => runScenario(sc)))) results.push(...list);
-		for (const sc of chosen.filter((x) => x.sideBySide && isSharingScenario(x))) results.push(...(await runScenario(sc)));
+		for (const sc of chosen.filter(isSharingScenario)) results.push(...(await runScenario(sc)));
 	} finally {
 		stopWorkers();
 	}
-	for (const sc of chosen.filter((x) => !x.sideBySide)) results.push(...(await runScenario(sc)));
+	for (const sc of chosen.filter((x) => !x.sideBySide && !isSharingScenario(x))) results.push(...(await runScenario(sc)));
 	// (e) last, one n8n at a time, with nothing else running.
 	if (typeof n8nSetup !== 'string') {
 		const ran = await runN8nBatching(n8nSetup, n8nScenarios, n8nSkipped);
