@@ -430,17 +430,29 @@ async function prepareWorkers(scenarios: Scenario[]): Promise<void> {
 	log(`1. S6: ${count} node processes ready in ${sec(performance.now() - started)}`);
 }
 
-function stopWorkers(): void {
+/** Tells every worker to exit and waits until they have (at most 3 s, then SIGKILL): the next scenario runs on a quiet machine. */
+async function stopWorkers(): Promise<void> {
+	const exits: Array<Promise<void>> = [];
 	for (const list of workers.values()) {
 		for (const child of list) {
 			if (child.exitCode !== null || child.signalCode !== null) continue;
+			exits.push(
+				new Promise<void>((resolve) => {
+					const timer = setTimeout(() => {
+						if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+						resolve();
+					}, 3000);
+					child.once('exit', () => {
+						clearTimeout(timer);
+						resolve();
+					});
+				}),
+			);
 			if (child.connected) child.send({ type: 'exit' } satisfies ToChild);
-			setTimeout(() => {
-				if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-			}, 3000).unref();
 		}
 	}
 	workers.clear();
+	await Promise.all(exits);
 }
 
 function runOnWorker(child: ChildProcess, spec: ExecutionsSpec): Promise<ExecutionOutcome[]> {
@@ -1142,7 +1154,8 @@ async function main() {
 		for (const list of await Promise.all(together.map((sc) => runScenario(sc)))) results.push(...list);
 		for (const sc of chosen.filter(isSharingScenario)) results.push(...(await runScenario(sc)));
 	} finally {
-		stopWorkers();
+		// 18 processes exiting take CPU: the scenario after them (S3, bound by the process) would pay for it in its first way.
+		await stopWorkers();
 	}
 	for (const sc of chosen.filter((x) => !x.sideBySide && !isSharingScenario(x))) results.push(...(await runScenario(sc)));
 	// (e) last, one n8n at a time, with nothing else running.
