@@ -9,6 +9,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
+import { compareLabels } from '../../n8n/nodes/PostWriter/helpers/fields';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
 import { BRAND } from '../../shared/brand';
 import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';
@@ -86,6 +87,29 @@ describe('Post Writer node description', () => {
 		for (const p of all) {
 			if (p.description && !/\.\s+[A-Z]/.test(p.description)) expect(p.description.endsWith('.')).toBe(false);
 		}
+	});
+
+	test("labels sort as n8n's linter sorts them (localeCompare), in both nodes", () => {
+		// compareLabels stands in for localeCompare at load time; every label list the nodes show must sort the same both ways.
+		const lists: string[][] = [];
+		const walk = (props: readonly unknown[]): void => {
+			const labels = props.map((p) => {
+				const o = p as { name?: string; displayName?: string; values?: unknown[]; options?: unknown[] };
+				if (Array.isArray(o.values)) walk(o.values);
+				if (Array.isArray(o.options)) walk(o.options);
+				return o.displayName ?? o.name;
+			});
+			const strings = labels.filter((l): l is string => typeof l === 'string');
+			if (strings.length > 1) lists.push(strings);
+		};
+		walk(node.properties);
+		walk(trigger.properties);
+		expect(lists.length).toBeGreaterThan(20);
+		for (const labels of lists) {
+			expect([...labels].sort(compareLabels)).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+		}
+		expect(compareLabels('Post', 'post')).toBe(1);
+		expect(['b', 'B', 'a', 'A b', 'Ab'].sort(compareLabels)).toEqual(['b', 'B', 'a', 'A b', 'Ab'].sort((a, b) => a.localeCompare(b)));
 	});
 });
 

@@ -8,7 +8,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { TriggerFieldSpec, TriggerKey } from '../../shared/triggers';
 import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
-import { byName, sentence } from '../PostWriter/helpers/fields';
+import { byName, compareLabels, sentence } from '../PostWriter/helpers/fields';
 
 const EVENT = 'event';
 
@@ -73,7 +73,7 @@ export function triggerProperties(): INodeProperties[] {
 export function triggerSubtitle(): string {
 	const [fallback, ...others] = TRIGGER_KEYS;
 	const chain = [...others]
-		.sort((a, b) => getTrigger(a).name.localeCompare(getTrigger(b).name))
+		.sort((a, b) => compareLabels(getTrigger(a).name, getTrigger(b).name))
 		.map((key) => `$parameter["${EVENT}"] === "${key}" ? "${getTrigger(key).name}" : `)
 		.join('');
 	return `={{ ${chain}"${getTrigger(fallback).name}" }}`;

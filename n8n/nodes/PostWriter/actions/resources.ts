@@ -6,7 +6,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 
 import type { Resource } from '../../../shared/catalogue';
 import { operationsByResource } from '../../../shared/catalogue';
-import { titleOf } from '../helpers/fields';
+import { compareLabels, titleOf } from '../helpers/fields';
 import type { NodeMap } from './node.type';
 import * as account from './account/Account.resource';
 import * as calendar from './calendar/Calendar.resource';
@@ -35,5 +35,5 @@ export const RESOURCES: Resource[] = [...operationsByResource().keys()];
 
 /** The resource picker's entries, sorted by name: "writingProfile" → "Writing Profile". */
 export const RESOURCE_OPTIONS: INodePropertyOptions[] = RESOURCES.map((value) => ({ name: titleOf(value), value })).sort((a, b) =>
-	a.name.localeCompare(b.name),
+	compareLabels(a.name, b.name),
 );
