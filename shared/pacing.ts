@@ -86,6 +86,13 @@ const SHARE_SLACK = 1;
 /** The calls in flight after a refusal, without rate-limit headers (0.7 as CUBIC: less of a sawtooth than halving). */
 const AIMD_DECREASE = 0.7;
 /**
+ * Never fewer calls in flight after a refusal (TCP's floor of 2 segments, RFC 5681): a client cut to one call
+ * per round trip while others fill the window climbs back one call per round trip once they are done, and the
+ * key idles meanwhile (S6 with `Retry-After` only, on virtual time: 1.28 × the quota-bound limit on average,
+ * 1.36 × at worst over 24 seeds with a floor of 1; 1.22 × and 1.22 × with 2 and the shorter jitter below).
+ */
+const AIMD_FLOOR = 2;
+/**
  * A refusal, the server's delay and the calls refused on coming back are one crowding of the key: the calls
  * in flight are cut at most once in this many round trips (cutting again for each refusal of the same
  * crowding sends every client of the key down to one call in flight, and then they climb back one per round trip).
@@ -654,7 +661,7 @@ export class Pacer {
 	/** A refusal: cut the calls in flight to 0.7 (at most once per crowding) and, while others use the key, the share. */
 	private onRefusal(lane: Lane, slot: Slot, now: number): void {
 		if (slot.sentAt < lane.lastCutAt || now - lane.lastCutAt < CUT_EVERY_ROUND_TRIPS * Math.max(lane.latencyMs ?? 0, lane.windowMs ?? 1_000)) return;
-		lane.ssthresh = Math.max(1, Math.floor(lane.cwnd * AIMD_DECREASE));
+		lane.ssthresh = Math.max(AIMD_FLOOR, Math.floor(lane.cwnd * AIMD_DECREASE));
 		lane.cwnd = lane.ssthresh;
 		if (lane.limit !== undefined && lane.share !== undefined) lane.share = Math.max(1, lane.share * SHARE_DECREASE);
 		lane.lastCutAt = now;
@@ -789,8 +796,13 @@ export class Pacer {
 			return;
 		}
 		const alone = lane !== undefined && lane.limit !== undefined && !this.othersActive(lane, now);
+		// Without any quota told (a `Retry-After` alone), a client cannot tell whether others share the key, nor the
+		// window's length: the refusals of one full window reach its clients at the instants their calls arrive, so
+		// their restarts are already spread, and a jitter of half a second on top would idle the key a quarter of a
+		// second on average after every refusal. The jitter stays small, as alone.
+		const small = alone || (lane?.limit === undefined && lane?.windowMs === undefined);
 		// A pause of every lane (no lane named) is the caller's own delay, without jitter.
-		const spread = laneName === undefined ? 0 : alone ? Math.min(250, delay * 0.05 + 20) : Math.min(lane?.windowMs ?? 1_000, Math.max(delay, 200)) / 2;
+		const spread = laneName === undefined ? 0 : small ? Math.min(250, delay * 0.05 + 20) : Math.min(lane?.windowMs ?? 1_000, Math.max(delay, 200)) / 2;
 		const until = now + delay + Math.round(this.random() * spread);
 		if (lane) lane.pausedUntil = Math.max(lane.pausedUntil, until);
 		else if (laneName !== undefined) this.lane(laneName).pausedUntil = until;

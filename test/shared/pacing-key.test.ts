@@ -195,18 +195,26 @@ describe('AIMD when the answers tell no quota', () => {
 		expect(p.report('generatePost').inFlightLimit).toBe(Math.floor(grown * 0.7));
 	});
 
-	test('a refusal met on coming back from the pause is the same crowding: one cut, not one per refusal; a crowding two round trips later cuts again', async () => {
+	test('a refusal met on coming back from the pause is the same crowding: one cut, not one per refusal; a crowding two round trips later cuts again, never below 2 calls in flight', async () => {
 		let now = 0;
 		const p = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0 });
 		const first = await slot(p);
 		now += 100;
 		p.settle(first, {}, 'answered');
 		expect(p.report('generatePost').inFlightLimit).toBe(AUTO_IN_FLIGHT.initial + 1);
+		// Slow start: one more per answer.
+		for (let i = 0; i < 6; i++) {
+			const s = await slot(p);
+			now += 100;
+			p.settle(s, {}, 'answered');
+		}
+		const grown = AUTO_IN_FLIGHT.initial + 7;
+		expect(p.report('generatePost').inFlightLimit).toBe(grown);
 		const a = await slot(p);
 		now += 10;
 		p.settle(a, {}, 'refused');
 		const cut = p.report('generatePost').inFlightLimit;
-		expect(cut).toBe(Math.floor((AUTO_IN_FLIGHT.initial + 1) * 0.7));
+		expect(cut).toBe(Math.floor(grown * 0.7));
 		// Back from the server's delay, the window is still crowded: this refusal is the same event.
 		now += 1_200;
 		const b = await slot(p);
@@ -214,11 +222,61 @@ describe('AIMD when the answers tell no quota', () => {
 		p.settle(b, {}, 'refused');
 		expect(p.report('generatePost').inFlightLimit).toBe(cut);
 		// Two round trips later, a refusal is a new crowding.
-		now += 1_000;
-		const c = await slot(p);
-		now += 10;
-		p.settle(c, {}, 'refused');
-		expect(p.report('generatePost').inFlightLimit).toBe(Math.max(1, Math.floor(cut * 0.7)));
+		let wait = 1_000;
+		const crowding = async () => {
+			now += wait;
+			wait = 2_000;
+			const c = await slot(p);
+			now += 10;
+			p.settle(c, {}, 'refused');
+			return p.report('generatePost').inFlightLimit;
+		};
+		expect(await crowding()).toBe(Math.floor(cut * 0.7));
+		// Never below 2 (TCP's floor): a client cut to one call per round trip climbs back too slowly once the others are done.
+		expect(await crowding()).toBe(2);
+		expect(await crowding()).toBe(2);
+	});
+
+	test('a Retry-After alone (no quota told) is waited in full, plus a small jitter (5 % + 20 ms); with the quota known and others on the key, the jitter spreads over half the window', async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0.99 });
+		p.pause(1_000, 'generatePost');
+		expect(p.pauseLeft('generatePost')).toBe(1_000 + Math.round(0.99 * 70));
+		// The quota known (10 per 1 s) and 7 calls of another client counted beside ours.
+		const q = new Pacer({ sleep: async (ms) => void (now += ms), now: () => now, random: () => 0.99 });
+		const slot = await q.acquire('generatePost');
+		q.settle(slot, { limit: 10, remaining: 2, resetAt: now + 1_000, windowMs: 1_000 }, 'answered');
+		expect(q.report('generatePost').othersSeen).toBe(true);
+		q.pause(1_000, 'generatePost');
+		expect(q.pauseLeft('generatePost')).toBe(1_000 + Math.round(0.99 * 500));
+	});
+
+	test('three clients with only Retry-After on a 429 (S6 on virtual time): every item charged once, near the quota-bound limit', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'retry-after', credits: 10_000 });
+		let seed = 991;
+		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+		// Each call reaches the server 0–8 ms after it left, so that the three clients are not in step.
+		const send = async (request: Parameters<typeof api.send>[0]) => {
+			await time.sleep(Math.floor(random() * 8));
+			return api.send(request);
+		};
+		const ends: number[] = [];
+		const results = await time.run(
+			Promise.all(
+				[0, 1, 2].map(async (k) => {
+					const pacer = new Pacer({ sleep: time.sleep, now: time.now, random });
+					const runs = [0, 1, 2, 3].map((e) => new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random, pacer, party: `e${e}` }));
+					const out = await Promise.all(runs.map((c, e) => pool(20, 20, (i) => c.generatePost({ prompt: `client ${k} run ${e} item ${i}` }))));
+					ends.push(time.elapsed());
+					return out.flat();
+				}),
+			),
+		);
+		expect(results.flat().every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(240);
+		// The quota-bound limit is (⌈240/10⌉ − 1) × 1 s + 1 s = 24 s: 29.0 s here (1.21 ×); 32.3 s (1.35 ×) with a floor of 1 call in flight and half a second of jitter.
+		expect(time.elapsed()).toBeLessThanOrEqual(24_000 * 1.25);
 	});
 
 	test('only Retry-After on a 429: a batch completes, every item charged once, most calls not refused', async () => {
