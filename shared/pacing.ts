@@ -67,7 +67,7 @@ export const AUTO_IN_FLIGHT = {
 	/** Calls sent at once before any answer has told anything. */
 	initial: 3,
 	/**
-	 * While no answer has come, the calls in flight may double this often: a
+	 * While no answer has come, the calls in flight may double this often (smoothly: one more at a time): a
 	 * slow answer (an AI model takes seconds) is no reason to send one by one,
 	 * and a refusal comes back at once with the quota.
 	 */
@@ -362,11 +362,20 @@ export class Pacer {
 			return clamp(little + perWindow, 1, AUTO_IN_FLIGHT.max);
 		}
 		if (!lane.heard && !lane.informed && lane.firstSentAt !== undefined) {
-			// Nothing heard yet: double every step while the first answers are on their way.
-			const steps = Math.floor((now - lane.firstSentAt) / AUTO_IN_FLIGHT.slowStartStepMs);
-			return clamp(Math.floor(lane.cwnd * 2 ** Math.min(steps, 10)), 1, AUTO_IN_FLIGHT.max);
+			// Nothing heard yet: double every step while the first answers are on their way, one call at a time.
+			return clamp(Math.floor(lane.cwnd * this.slowStartGrowth(lane, now)), 1, AUTO_IN_FLIGHT.max);
 		}
 		return clamp(Math.floor(lane.cwnd), 1, AUTO_IN_FLIGHT.max);
+	}
+
+	/**
+	 * How much the calls in flight have grown since the first call, before any answer: × 2 each step, smoothly, so
+	 * that the calls beyond the first ones go one by one and the first refusal (which comes back at once, with the
+	 * quota) stops the others. Doubling a step at a time sent them together: three clients that started together
+	 * had 8–10 of them refused in the first second (S6), 3 now.
+	 */
+	private slowStartGrowth(lane: Lane, now: number): number {
+		return 2 ** Math.min((now - (lane.firstSentAt ?? now)) / AUTO_IN_FLIGHT.slowStartStepMs, 10);
 	}
 
 	/** Keeps our recent calls as long as an answer may still need them (a window plus twice the latency), and the recent used counts. */
@@ -545,9 +554,10 @@ export class Pacer {
 	/** The calls in flight are at their limit: wait for an answer, or (before any answer) for the next slow-start step. */
 	private async waitForAnswerOrGrowth(lane: Lane, now: number): Promise<void> {
 		if (!lane.heard && !lane.informed && lane.firstSentAt !== undefined && lane.windowMs === undefined) {
-			const step = AUTO_IN_FLIGHT.slowStartStepMs;
-			const nextStep = lane.firstSentAt + (Math.floor((now - lane.firstSentAt) / step) + 1) * step;
-			await Promise.race([this.nextAnswer(), this.sleep(nextStep - now)]);
+			// The time the calls in flight allowed grow by one.
+			const target = Math.floor(lane.cwnd * this.slowStartGrowth(lane, now)) + 1;
+			const nextStep = lane.firstSentAt + AUTO_IN_FLIGHT.slowStartStepMs * Math.log2(target / lane.cwnd);
+			await Promise.race([this.nextAnswer(), this.sleep(Math.max(1, Math.ceil(nextStep - now)))]);
 			return;
 		}
 		await this.nextAnswer();
@@ -740,7 +750,19 @@ export class Pacer {
 			// The window this call was counted in ended at `resetAt`: a new one began then, and the calls sent since count against it.
 			// A later window is known, unless it is this one foretold (late on purpose): then the told end, already past, is the truth
 			// (with slow calls, the answers of a window come back as it ends, and the next window need not wait for the foretold end).
-			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now && !(known.predicted && resetAt > known.resetAt - w50(lane))) return;
+			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now && !(known.predicted && resetAt > known.resetAt - w50(lane))) {
+				if (known.predicted && known.from !== undefined && resetAt > known.from + 1 && lane.windowMs !== undefined && lane.exactReset && !this.othersActive(lane, now)) {
+					// The window foretold was thought to begin at `from`, but the one before ended later, at `resetAt`: alone on the
+					// key, the window after it began with our first call sent after it (and our calls before it were counted in the old one).
+					const first = lane.sendTimes.find(([, at]) => at >= resetAt);
+					if (first) {
+						known.base = Math.max(known.base, first[0] - 1);
+						known.from = first[1];
+						known.resetAt = this.foretell(lane, first[1], lane.windowMs);
+					}
+				}
+				return;
+			}
 			const base = this.ticketsBefore(lane, resetAt);
 			if (known === undefined || known.kind === 'count' || base > known.base) this.rollOver(lane, base, resetAt);
 			return;
