@@ -750,17 +750,8 @@ export class Pacer {
 			// The window this call was counted in ended at `resetAt`: a new one began then, and the calls sent since count against it.
 			// A later window is known, unless it is this one foretold (late on purpose): then the told end, already past, is the truth
 			// (with slow calls, the answers of a window come back as it ends, and the next window need not wait for the foretold end).
-			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now && !(known.predicted && resetAt > known.resetAt - w50(lane))) {
-				if (known.predicted && known.from !== undefined && resetAt > known.from + 1 && lane.windowMs !== undefined && lane.exactReset && !this.othersActive(lane, now)) {
-					// The window foretold was thought to begin at `from`, but the one before ended later, at `resetAt`: alone on the
-					// key, the window after it began with our first call sent after it (and our calls before it were counted in the old one).
-					const first = lane.sendTimes.find(([, at]) => at >= resetAt);
-					if (first) {
-						known.base = Math.max(known.base, first[0] - 1);
-						known.from = first[1];
-						known.resetAt = this.foretell(lane, first[1], lane.windowMs);
-					}
-				}
+			if (known?.kind === 'window' && known.resetAt !== undefined && known.resetAt > now && !endsForetold(lane, known, resetAt)) {
+				this.startForetoldAfter(lane, known, resetAt, now);
 				return;
 			}
 			const base = this.ticketsBefore(lane, resetAt);
@@ -771,7 +762,7 @@ export class Pacer {
 		if (known === undefined || known.kind === 'count') {
 			// A first window: every call sent so far may count against it.
 			e = { kind: 'window', limit, base: known === undefined ? 0 : Math.min(known.ticket, ticket - 1), external: 0, resetAt };
-		} else if (known.predicted && known.resetAt !== undefined && resetAt > known.resetAt - w50(lane)) {
+		} else if (endsForetold(lane, known, resetAt)) {
 			// The end of a foretold window, now told: keep the answer's, and learn how late the foretelling was.
 			if (resetAt > known.resetAt) lane.lateMs = Math.max(0.9 * lane.lateMs, resetAt - known.resetAt);
 			e = { kind: 'window', limit, base: Math.min(known.base, ticket - 1), external: known.external, resetAt };
@@ -790,6 +781,21 @@ export class Pacer {
 		}
 		lane.estimate = e;
 		this.noteUsed(e, lane, limit - remaining);
+	}
+
+	/**
+	 * The window before a foretold one ended at `resetAt`, later than the foretold one was thought to begin (`from`):
+	 * alone on the key, the foretold window began with our first call sent after `resetAt` (our calls before it were
+	 * counted in the window that ended), and it ends a window after that call. Without this, the calls of a foretold
+	 * end that came early were refused as a burst (a client left alone on the key, once the others are done).
+	 */
+	private startForetoldAfter(lane: Lane, known: Estimate & { kind: 'window' }, resetAt: number, now: number): void {
+		if (!known.predicted || known.from === undefined || resetAt <= known.from + 1 || lane.windowMs === undefined || !lane.exactReset || this.othersActive(lane, now)) return;
+		const first = lane.sendTimes.find(([, at]) => at >= resetAt);
+		if (!first) return;
+		known.base = Math.max(known.base, first[0] - 1);
+		known.from = first[1];
+		known.resetAt = this.foretell(lane, first[1], lane.windowMs);
 	}
 
 	/** `used` calls were counted in the window when an answer came: more than this client sent there is someone else's. */
@@ -846,6 +852,11 @@ export class Pacer {
 			peakInFlight: this.peaks.get(laneName) ?? 0,
 		};
 	}
+}
+
+/** The end an answer tells is that of the window foretold (within half a window of the foretold end, which is late on purpose). */
+function endsForetold(lane: Lane, known: Estimate & { kind: 'window' }, resetAt: number): known is Estimate & { kind: 'window'; resetAt: number } {
+	return known.predicted === true && known.resetAt !== undefined && resetAt > known.resetAt - w50(lane);
 }
 
 /** Half the window (or 50 ms when it is unknown): how far a told end may be from the foretold one and still be the same window. */
