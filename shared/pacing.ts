@@ -67,7 +67,7 @@ export const AUTO_IN_FLIGHT = {
 	/** Calls sent at once before any answer has told anything. */
 	initial: 3,
 	/**
-	 * While no answer has come, the calls in flight may double this often (smoothly: one more at a time): a
+	 * While no answer has come, the calls in flight may double this often (growing a call at a time): a
 	 * slow answer (an AI model takes seconds) is no reason to send one by one,
 	 * and a refusal comes back at once with the quota.
 	 */
@@ -554,11 +554,13 @@ export class Pacer {
 	/** The calls in flight are at their limit: wait for an answer, or (before any answer) for the next slow-start step. */
 	private async waitForAnswerOrGrowth(lane: Lane, now: number): Promise<void> {
 		if (!lane.heard && !lane.informed && lane.firstSentAt !== undefined && lane.windowMs === undefined) {
-			// The time the calls in flight allowed grow by one.
-			const target = Math.floor(lane.cwnd * this.slowStartGrowth(lane, now)) + 1;
-			const nextStep = lane.firstSentAt + AUTO_IN_FLIGHT.slowStartStepMs * Math.log2(target / lane.cwnd);
-			await Promise.race([this.nextAnswer(), this.sleep(Math.max(1, Math.ceil(nextStep - now)))]);
-			return;
+			const grown = Math.floor(lane.cwnd * this.slowStartGrowth(lane, now));
+			if (grown < AUTO_IN_FLIGHT.max && (now - lane.firstSentAt) / AUTO_IN_FLIGHT.slowStartStepMs < 10) {
+				// Until the calls in flight allowed grow by one (past the most allowed, only an answer frees a slot).
+				const nextStep = lane.firstSentAt + AUTO_IN_FLIGHT.slowStartStepMs * Math.log2((grown + 1) / lane.cwnd);
+				await Promise.race([this.nextAnswer(), this.sleep(Math.max(1, Math.ceil(nextStep - now)))]);
+				return;
+			}
 		}
 		await this.nextAnswer();
 	}

@@ -342,6 +342,44 @@ describe('alone on the key, the first windows (slow start, then windows that sta
 		return api.answers.filter((a) => a.status === 429).map((a) => Math.round(a.at - start));
 	};
 
+	test('the slow start adds its calls one at a time, and once at the most allowed it waits for an answer (no timer spins while slow answers are on their way)', async () => {
+		let now = 0;
+		const sleeps: number[] = [];
+		const p = new Pacer({
+			sleep: async (ms) => {
+				sleeps.push(ms);
+				if (sleeps.length > 1_000) throw new Error('the pacer spins on its timer');
+				now += ms;
+			},
+			now: () => now,
+			random: () => 0,
+		});
+		const slots = [];
+		const times: number[] = [];
+		for (let i = 0; i < AUTO_IN_FLIGHT.max; i++) {
+			slots.push(await p.acquire('generatePost'));
+			times.push(now);
+		}
+		// 3 at once, then one by one: the 4th call goes at 250 × log2(4/3) ≈ 104 ms, not with two others at 250 ms.
+		expect(times.slice(0, 3)).toEqual([0, 0, 0]);
+		expect(times[3]).toBeGreaterThan(100);
+		expect(times[3]).toBeLessThan(110);
+		expect(new Set(times.slice(3)).size).toBe(AUTO_IN_FLIGHT.max - 3);
+		// At the most allowed, with every answer still on its way (an AI model at 15 s a call), the next caller waits for an answer.
+		now = 15_000;
+		const before = sleeps.length;
+		let got = false;
+		const next = p.acquire('generatePost').then((slot) => {
+			got = true;
+			return slot;
+		});
+		for (let i = 0; i < 20; i++) await Promise.resolve();
+		expect(got).toBe(false);
+		expect(sleeps.length - before).toBeLessThanOrEqual(1);
+		p.settle(slots[0], {}, 'answered');
+		expect((await next).ticket).toBe(AUTO_IN_FLIGHT.max + 1);
+	});
+
 	test.each([5_000, 15_000])('slow answers (L = %i ms): the refusals of the slow start tell the whole window, and no later window is refused', async (latencyMs) => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs, limit: 10, windowMs: 1_000, headers: 'full' });
