@@ -264,14 +264,12 @@ describe('AIMD when the answers tell no quota', () => {
 			await time.sleep(Math.floor(random() * 8));
 			return api.send(request);
 		};
-		const ends: number[] = [];
 		const results = await time.run(
 			Promise.all(
 				[0, 1, 2].map(async (k) => {
 					const pacer = new Pacer({ sleep: time.sleep, now: time.now, random });
 					const runs = [0, 1, 2, 3].map((e) => new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random, pacer, party: `e${e}` }));
 					const out = await Promise.all(runs.map((c, e) => pool(20, 20, (i) => c.generatePost({ prompt: `client ${k} run ${e} item ${i}` }))));
-					ends.push(time.elapsed());
 					return out.flat();
 				}),
 			),
