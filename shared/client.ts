@@ -31,7 +31,7 @@ import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
 import type { Slot } from './pacing';
 import { Pacer, PauseTooLong, describeQuota } from './pacing';
-import { headerValue, readRateLimit, readResponse } from './response';
+import { readRateLimit, readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
 import type { HttpRequest, HttpResponse, Send, Sleep } from './transport';
@@ -366,7 +366,8 @@ class ClientCore {
 					}
 				}
 			} finally {
-				const refused = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
+				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: an answer, for the pacing.
+				const refused = error instanceof RateLimitedError;
 				const rate = response ? readRateLimit(response.headers, this.now()) : undefined;
 				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
 			}
@@ -393,7 +394,7 @@ class ClientCore {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: every call of this operation on the key waits this delay (plus the jitter that spreads the clients), then the next attempt goes.
-				this.pacer.pause(decision.delayMs, key, { coarse: coarseDelay(response) });
+				this.pacer.pause(decision.delayMs, key);
 			} else if (refusal) {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
 				await this.sleep(decision.delayMs);
@@ -437,13 +438,6 @@ class ClientCore {
 			operation: key,
 		});
 	}
-}
-
-/** The refusal's delay came only as the IETF `t` (whole seconds to the reset), not as `Retry-After` or a reset time. */
-function coarseDelay(response: HttpResponse | undefined): boolean {
-	if (!response || headerValue(response.headers, 'retry-after') !== undefined) return false;
-	const rate = readRateLimit(response.headers, 0);
-	return rate.resetAt === undefined && rate.resetInMs !== undefined;
 }
 
 /** How a failed paid call ends for the credit floor: charged when the service may have carried it out. */
