@@ -172,6 +172,9 @@ export class Pacer {
 			if (paused > now) {
 				if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
 				await waitUntil(paused, now);
+				// The pause is over for everyone (with a clock that does not move, the next callers must not wait it again).
+				if (this.pausedUntil === paused) this.pausedUntil = 0;
+				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
 				lane.rate.onPauseEnd(paused);
 				continue;
 			}
@@ -189,11 +192,12 @@ export class Pacer {
 				await waitUntil(at, now);
 				continue;
 			}
-			return this.take(laneName, lane, now);
+			return this.take(laneName, lane);
 		}
 	}
 
-	private take(name: string, lane: Lane, now: number): Slot {
+	private take(name: string, lane: Lane): Slot {
+		const now = this.now();
 		lane.sent++;
 		lane.rate.onSend(now);
 		lane.window.onSend(lane.sent, now);

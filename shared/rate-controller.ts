@@ -132,10 +132,10 @@ export class RateController {
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0] < at - 2 * this.o.measureMs)) this.sends.shift();
 	}
 
-	/** A pause (a refusal's delay) ended at `at`: no burst of the tokens it saved. */
+	/** A pause (a refusal's delay) ended at `at`: one call may go at once (the server said when), and no burst of the tokens the pause saved. */
 	onPauseEnd(at: number): void {
 		this.refill(at);
-		this.tokens = Math.min(this.tokens, 1);
+		this.tokens = 1;
 	}
 
 	/**
@@ -150,11 +150,13 @@ export class RateController {
 		const from = now - this.o.measureMs;
 		// Over the span measured, or the time since our first call when that is shorter (a refusal in the first instants).
 		const span = Math.max(MIN_SPAN_MS, Math.min(this.o.measureMs, now - (this.firstSendAt ?? now)));
-		let measured = (this.sends.filter((at) => at >= now - span && at <= now).length * 1_000) / span;
+		const counted = this.sends.filter((at) => at >= now - span && at <= now).length;
+		let measured = (counted * 1_000) / span;
 		// The first refusal ends the slow start, whose rate grew over the span measured: the window that refused holds
 		// only the later part of it (with the rate doubling every half span, the last half holds 2/3 of the calls).
 		if (this.allowed === undefined && this.ceiling === undefined) measured *= SLOW_START_SHARE;
-		// Never above the rate we were allowed to send at: a burst of the bucket is not the key's rate.
+		// No call of ours went through in the span: the measure tells nothing, and the rate is cut as AWS cuts it.
+		if (counted === 0) measured = this.rate(now) * this.o.beta;
 		this.allowed = Math.max(this.o.minRate, Math.min(measured, this.ceiling ?? Infinity));
 		this.cutAt = now;
 		this.roomAt = undefined;

@@ -8,7 +8,7 @@ import { startSandbox } from '../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { createClient } from '../../shared/client';
 import { extractErrorInfo } from '../../shared/errors';
-import { parseRetryDelay } from '../../shared/response';
+import { parseRetryDelay, readRateLimit } from '../../shared/response';
 import type { HttpResponse, Send } from '../../shared/transport';
 import { normaliseList } from '../../shared/lists';
 
@@ -504,6 +504,35 @@ describe('sandbox: rate-limit header forms (rateLimitHeaders)', () => {
 			expect(r.status).toBe(429);
 			expect(rateLimitNames(r)).toEqual(['ratelimit', 'ratelimit-policy']);
 			expect(r.headers.get('ratelimit')).toBe('"default";r=0;t=3');
+		});
+	});
+
+	test("'ratelimit': RateLimit-Limit, -Remaining and -Reset (whole seconds to wait) on every answer, a 429 included, and nothing else", async () => {
+		await withSandbox({ rateLimitHeaders: 'ratelimit', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(rateLimitNames(ok)).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+			expect(ok.headers.get('ratelimit-remaining')).toBe('0');
+			expect(Number(ok.headers.get('ratelimit-reset'))).toBe(60);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+			const info = readRateLimit(Object.fromEntries(refused.headers.entries()), Date.now());
+			expect(info).toMatchObject({ limit: 1, remaining: 0, resetExact: false });
+			expect(parseRetryDelay(Object.fromEntries(refused.headers.entries()), Date.now())).toBeGreaterThan(58_000);
+		});
+	});
+
+	test("'retry-after-date': only Retry-After as an HTTP date on a 429, the window's end rounded up to the second", async () => {
+		await withSandbox({ rateLimitHeaders: 'retry-after-date', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(rateLimitNames(ok)).toEqual([]);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['retry-after']);
+			expect(refused.headers.get('retry-after')).toMatch(/GMT$/);
+			const delay = parseRetryDelay(Object.fromEntries(refused.headers.entries()), Date.now()) as number;
+			expect(delay).toBeGreaterThan(58_000);
+			expect(delay).toBeLessThanOrEqual(61_000);
 		});
 	});
 
