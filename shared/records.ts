@@ -16,7 +16,7 @@
  * Nothing the API sent is dropped. Readers are idempotent: reading a record
  * already read gives it back unchanged.
  */
-import type { Obj, RecordSpec } from './record-fields';
+import type { FieldRule, Obj, RecordSpec } from './record-fields';
 import { MISSING, arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
 import type { RecordKind } from './record-specs';
 import { METRIC_CONTAINERS, SPECS } from './record-specs';
@@ -44,8 +44,13 @@ function isMetricContainer(key: string, value: unknown): value is Obj {
 	return entries.length > 0 && numbers && entries.some(([k]) => isMetricName(k) || labelledMetricOf(k) !== undefined);
 }
 
-/** The rule that reads a labelled metric: a number under any of its spellings. */
-const metricRule = (metric: LabelledMetric) => ({ type: 'number' as const, aliases: labelledSpellings(metric) });
+/** The rule that reads each labelled metric: a number under any of its spellings. */
+const METRIC_READ: Readonly<Record<LabelledMetric, FieldRule>> = {
+	likes: { type: 'number', aliases: labelledSpellings('likes') },
+	comments: { type: 'number', aliases: labelledSpellings('comments') },
+	shares: { type: 'number', aliases: labelledSpellings('shares') },
+	impressions: { type: 'number', aliases: labelledSpellings('impressions') },
+};
 
 /**
  * A post's metrics: every entry of the objects that hold metrics (`metrics`
@@ -72,14 +77,14 @@ function readMetrics(rest: Obj): Obj | undefined {
 	const metrics: Obj = {};
 	const others: Obj = { ...merged };
 	for (const metric of Object.keys(LABELLED_METRICS) as LabelledMetric[]) {
-		const found = findField(merged, index, metricRule(metric));
+		const found = findField(merged, index, METRIC_READ[metric]);
 		if (found) {
 			metrics[metric] = found.value;
 			if (sameValue(others[found.key], merged[found.key])) delete others[found.key];
 			continue;
 		}
 		// At the top of the record (a number only: `comments` may also be the list of comments).
-		const top = findField(rest, indexKeys(rest), metricRule(metric));
+		const top = findField(rest, indexKeys(rest), METRIC_READ[metric]);
 		if (top && top.value !== null) {
 			metrics[metric] = top.value;
 			delete rest[top.key];
@@ -151,6 +156,8 @@ export function metricValue(raw: unknown, name: string): number | undefined {
 		const value = atPath(o, path);
 		if (value !== undefined) return value;
 	}
+	// The reader may have moved the field (`public_metrics.like_count` is the read post's `metrics.likes`): its last part, by name.
+	if (path.length > 1) return metricValue(record, path[path.length - 1]);
 	const labelled = labelledMetricOf(name);
 	if (labelled) {
 		const metrics = readPost(record).metrics as Obj | undefined;
