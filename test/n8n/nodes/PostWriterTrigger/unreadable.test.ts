@@ -1,9 +1,12 @@
 /**
- * No silent misses in Post Writer Trigger: records without an id or a time
- * (under any of the names the readers know) are an error on the first poll
- * and in Fetch Test Event, naming the field looked for, and a warning on
- * later polls, which fire the records they can read. The state never moves
- * on the error.
+ * No silent misses in Post Writer Trigger: records without an id or a time,
+ * and a value the user chose that no record carries (a milestone's metric,
+ * the balance Credits Low compares), under any of the names the readers
+ * know, are an error on the first poll and in Fetch Test Event, naming the
+ * field looked for, the names tried and the fields the records carry, and a
+ * warning on later polls, which fire what they can read. The state never
+ * moves on the error. A shape the readers know (likes under
+ * `public_metrics.like_count`) fires.
  */
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
