@@ -4,7 +4,11 @@
  * happened, which field or scope, what to do. Every message is redacted.
  */
 import { BRAND } from './brand';
-import { str } from './values';
+import { extractErrorInfo, isBareCode } from './error-body';
+
+// The reading of error bodies, where it was first exported.
+export type { ErrorInfo } from './error-body';
+export { extractErrorInfo, looksLikeErrorEnvelope } from './error-body';
 
 export type ErrorKind =
 	| 'validation'
@@ -136,8 +140,9 @@ export class AuthenticationError extends PostWriterError {
 	}
 }
 
+/** The state of a key, from the server's words (its message, and its code when the message does not tell: `API_KEY_REVOKED`, `token_expired`). */
 function authReason(message: string): AuthReason {
-	const lower = message.toLowerCase();
+	const lower = message.toLowerCase().replace(/_/g, ' ');
 	if (lower.includes('revoked')) return 'revoked';
 	if (lower.includes('expired')) return 'expired';
 	if (lower.includes('authorization header')) return 'missing';
@@ -358,52 +363,6 @@ export function snippetOf(body: unknown): string {
 	return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX)}…` : text;
 }
 
-export interface ErrorInfo {
-	code?: string;
-	message?: string;
-}
-
-/** Reads `{error}`, `{message}`, `{error:{code,message}}`, `{errors:[…]}`, `{detail}` and friends. */
-export function extractErrorInfo(value: unknown): ErrorInfo {
-	if (typeof value === 'string') {
-		const t = value.trim();
-		return t === 'WORKFLOW_BUSY' ? { code: t, message: t } : { message: t || undefined };
-	}
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-	const b = value as Record<string, unknown>;
-	let code = str(b.code) ?? str(b.error_code) ?? str(b.errorCode);
-	let message: string | undefined;
-	if (b.error && typeof b.error === 'object' && !Array.isArray(b.error)) {
-		const e = b.error as Record<string, unknown>;
-		code = str(e.code) ?? str(e.type) ?? code;
-		message = str(e.message) ?? str(e.detail) ?? str(e.description);
-	} else if (typeof b.error === 'string') {
-		message = str(b.error);
-		if (!message || /^[A-Z][A-Z0-9_]+$/.test(message)) code = code ?? message;
-	}
-	message = message ?? str(b.message) ?? str(b.detail) ?? str(b.error_description) ?? str(b.title);
-	if (!message && Array.isArray(b.errors) && b.errors.length > 0) {
-		const first = extractErrorInfo(b.errors[0]);
-		message = first.message;
-		code = code ?? first.code;
-	}
-	if (message === 'WORKFLOW_BUSY') code = code ?? 'WORKFLOW_BUSY';
-	// An upper-case code in `error` and a human message beside it.
-	if (typeof b.error === 'string' && /^[A-Z][A-Z0-9_]+$/.test(b.error) && str(b.message)) {
-		message = str(b.message);
-	}
-	return { code, message };
-}
-
-/** True when a 2xx body is in fact an error envelope. */
-export function looksLikeErrorEnvelope(value: unknown): boolean {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-	const b = value as Record<string, unknown>;
-	if (b.success === false || b.ok === false) return true;
-	if (b.error && (typeof b.error === 'string' || typeof b.error === 'object')) return true;
-	return b.code === 'WORKFLOW_BUSY' || b.message === 'WORKFLOW_BUSY';
-}
-
 function reasonPhrase(status: number): string {
 	const phrases: Record<number, string> = {
 		400: 'Bad Request',
@@ -447,6 +406,33 @@ export interface FailedResponse {
 }
 
 /**
+ * The scope a 403 names: in a field of its own (`scope`), or in its message
+ * (`Missing required scope: posts:generate`, `The key lacks the posts:generate
+ * scope`, `insufficient scope (posts:generate)`): a `resource:action` word of
+ * a message that speaks of a scope.
+ */
+function scopeOf(message: string | undefined, info: { code?: string; scope?: string }): string | undefined {
+	if (info.scope) return info.scope;
+	const text = message ?? '';
+	const named = /missing required scope:\s*([A-Za-z_]+:[A-Za-z_]+)/i.exec(text);
+	if (named) return named[1];
+	if (!/scope/i.test(`${text} ${info.code ?? ''}`)) return undefined;
+	return /\b([a-z_]+:[a-z_]+)\b/i.exec(text)?.[1];
+}
+
+/**
+ * A 401's words when they are not one of the spec's four: the server's
+ * message, or, when it gave only a code, what the code says of the key
+ * (`API_KEY_REVOKED` is the spec's "API key has been revoked").
+ */
+function authText(message: string | undefined, code: string | undefined): string {
+	const said = [message, code].filter((t): t is string => t !== undefined).join(' ');
+	const reason = authReason(said);
+	if ((message === undefined || isBareCode(message)) && reason !== 'unknown') return AUTH_MESSAGES[reason];
+	return message ?? 'The API key was not accepted';
+}
+
+/**
  * The one status → error mapping. WORKFLOW_BUSY is recognised by its code at
  * any status, 2xx included; a 2xx error envelope comes here too.
  */
@@ -466,11 +452,12 @@ export function errorFromResponse(op: OperationRef, response: FailedResponse): P
 	}
 	if (status === 401) {
 		const known = Object.values(AUTH_MESSAGES).find((m) => serverMessage?.toLowerCase().includes(m.toLowerCase()));
-		return new AuthenticationError(known ?? serverMessage ?? 'The API key was not accepted', base);
+		return new AuthenticationError(known ?? authText(serverMessage, info.code), base);
 	}
 	if (status === 403) {
-		const m = /missing required scope:\s*([A-Za-z_]+:[A-Za-z_]+)/i.exec(serverMessage ?? '');
-		if (m || !serverMessage) return new MissingScopeError(serverMessage ?? 'Forbidden', m?.[1] ?? op.scope, base);
+		// A refusal that names a scope, or speaks of one (OAuth's `insufficient_scope`), or says nothing: the operation's scope is the one missing.
+		const scope = scopeOf(serverMessage, info);
+		if (scope || !serverMessage || /scope/i.test(`${serverMessage} ${info.code ?? ''}`)) return new MissingScopeError(serverMessage ?? 'Forbidden', scope ?? op.scope, base);
 		return new ClientError(`${label} was refused (403): ${serverMessage}`, { ...base, serverMessage });
 	}
 	const creditCode = /credit/i.test(info.code ?? '') || (status === 402 && !info.code);

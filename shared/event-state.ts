@@ -20,13 +20,14 @@
  * is bounded), so the watermark is written again here, generic in its time.
  */
 import { ValidationError } from './errors';
-import { readCredits, readDraft, readPost } from './records';
+import { metricValue, readCredits, readDraft, readPost } from './records';
 import { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, OTHER_METRIC } from './trigger-options';
 import type { CreditTransaction, CreditsOutput } from './types';
 import type { Obj } from './values';
 import { isObj } from './values';
 
-// The milestone's choices and bounds, where they were first exported.
+// A post's metric by the name the user gave, and the milestone's choices and bounds, where they were first exported.
+export { metricValue } from './records';
 export { DEFAULT_WATCH_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, OTHER_METRIC } from './trigger-options';
 
 // ---------------------------------------------------------------------------
@@ -158,35 +159,9 @@ export function draftEvent(item: Stamped): Obj & { id: string } {
 
 const DAY_MS = 86_400_000;
 
-/** Names a metric may go by, for the metrics whose names vary between services. */
-const METRIC_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-	likes: ['likes', 'likeCount', 'like_count', 'reactions', 'numLikes'],
-	comments: ['comments', 'commentCount', 'comment_count', 'numComments'],
-	shares: ['shares', 'reposts', 'shareCount', 'share_count', 'repostCount', 'repost_count', 'reshares'],
-	reposts: ['reposts', 'shares', 'repostCount', 'repost_count', 'shareCount', 'share_count', 'reshares'],
-	impressions: ['impressions', 'impressionCount', 'impression_count', 'views', 'viewCount', 'view_count'],
-};
-
 function numeric(value: unknown): number | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
 	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-	return undefined;
-}
-
-/** The value of a post's metric, from `metrics` (or `stats`, `engagement`) or the post itself; any spelling of its name. */
-export function metricValue(post: Obj, metric: string): number | undefined {
-	const names = METRIC_SYNONYMS[metric] ?? [metric];
-	const holders = [post.metrics, post.stats, post.engagement, post.statistics, post].filter(isObj);
-	for (const holder of holders) {
-		for (const name of names) {
-			const v = numeric(holder[name]);
-			if (v !== undefined) return v;
-		}
-	}
-	const lower = metric.toLowerCase();
-	for (const holder of holders) {
-		for (const [k, v] of Object.entries(holder)) if (k.toLowerCase() === lower && numeric(v) !== undefined) return numeric(v);
-	}
 	return undefined;
 }
 

@@ -7,20 +7,25 @@ import { getOperation } from './catalogue';
 import { MalformedResponseError, snippetOf } from './errors';
 import { normaliseCalendar, normaliseList } from './lists';
 import type { RecordKind } from './records';
-import {
-	RECORD_READERS,
-	keyOf,
-	readAccountProfile,
-	readCalendarEntry,
-	readCredits,
-	readDraft,
-	readIdea,
-	readQuestion,
-	readVerdict,
-	readWritingProfile,
-} from './records';
+import { keyOf, readCalendarEntry, readCredits, readCreditTransaction, readDraft, readPost } from './records';
+import { readAccountProfile, readIdea, readInspiration, readQuestion, readVerdict, readWritingProfile } from './record-readers';
 import type { Obj } from './values';
 import { isObj } from './values';
+
+/** The reader of each record kind, by kind. */
+export const RECORD_READERS: Readonly<Record<RecordKind, (raw: unknown) => Obj>> = {
+	post: readPost,
+	draft: readDraft,
+	writingProfile: readWritingProfile,
+	inspiration: readInspiration,
+	accountProfile: readAccountProfile,
+	credits: readCredits,
+	creditTransaction: readCreditTransaction,
+	calendarEntry: readCalendarEntry,
+	idea: (raw) => readIdea(raw),
+	question: (raw) => readQuestion(raw),
+	verdict: readVerdict,
+};
 
 /** The record kind of each list operation's items. */
 const LIST_RECORDS: Partial<Record<OperationKey, RecordKind>> = {

@@ -56,6 +56,8 @@ import {
 import { newWalk, stallMessage, stepWalk } from './lists';
 import type { RecordKind } from './records';
 import type { TriggerKey, TriggerPlatform } from './triggers';
+import type { UnreadableWarning } from './unreadable';
+import { unreadableBalance, unreadableMetric } from './unreadable';
 import type { CalendarEntry, ListPage, NextPage } from './types';
 import type { Obj } from './values';
 
@@ -239,8 +241,8 @@ export type EventInput = Readonly<Record<string, unknown>>;
  * error for unreadable records when it loads a sample or seeds its dedupe).
  */
 export type TriggerWarning =
-	/** Records the trigger cannot place (see unreadableMessage); `count` of them. */
-	| { kind: 'unreadable'; message: string; count: number }
+	/** Records the trigger cannot place or use: no id or time (see unreadableMessage), no value of the field the user chose (unreadable.ts); `count` of them. */
+	| UnreadableWarning
 	/** The read stopped while the service said more follow: n8n fires nothing and keeps its state (`message`); Zapier returns what was read. */
 	| { kind: 'stalled'; message: string; read: PostsRead }
 	/** The read was cut by its cap; `details` go to n8n's log with it. */
@@ -314,10 +316,10 @@ function defineEvent<C, S>(logic: EventLogic<C, S>): TriggerEvent {
 }
 
 /** The request each kind of record comes from, as the messages name it. */
-const SOURCES: Readonly<Partial<Record<RecordKind, string>>> = { post: 'GET /posts', draft: 'GET /drafts', calendarEntry: 'GET /calendar' };
+const SOURCES = { post: 'GET /posts', draft: 'GET /drafts', calendarEntry: 'GET /calendar', credits: 'GET /credits' } as const satisfies Partial<Record<RecordKind, string>>;
 
 function unreadableWarnings(kind: RecordKind, unreadable: UnreadableRecord[], total: number): TriggerWarning[] {
-	const message = unreadableMessage(kind, unreadable, total, SOURCES[kind] ?? kind);
+	const message = unreadableMessage(kind, unreadable, total, (SOURCES as Partial<Record<RecordKind, string>>)[kind] ?? kind);
 	return message ? [{ kind: 'unreadable', message, count: unreadable.length }] : [];
 }
 
@@ -500,6 +502,11 @@ const upcomingScheduledDraft = defineEvent<Notice, UpcomingState>({
 	},
 });
 
+/** What a milestone's read met that the user should know: posts without an id or a time, a metric no post carries. */
+function milestoneWarnings(read: PostsRead, config: MilestoneConfig): TriggerWarning[] {
+	return [...unreadableWarnings('post', read.unreadable, read.records.length), ...unreadableMetric(config.metric, read.records, SOURCES.post)];
+}
+
 /** Post Metric Milestone: once per post, metric and threshold, for the posts of the watch window. */
 const postMetricMilestone = defineEvent<MilestoneConfig, MilestoneState>({
 	config: (input) => milestoneConfig(input),
@@ -507,24 +514,23 @@ const postMetricMilestone = defineEvent<MilestoneConfig, MilestoneState>({
 		const read = await readPostsInWindow(client, config, now, options);
 		return selectFromList(read, 'post', () => {
 			const { fresh, state, overflowed } = selectMilestones(read.records, kept ?? {}, config, now);
-			const warnings: TriggerWarning[] = overflowed
-				? [
-						{
-							kind: 'overflow',
-							message: `more than ${MAX_MILESTONE_POSTS} posts of the watch window reached the threshold; the oldest are remembered only by their date, and an older post reaching it later will not fire. Shorten the watch window.`,
-						},
-					]
-				: [];
+			const warnings: TriggerWarning[] = unreadableMetric(config.metric, read.records, SOURCES.post);
+			if (overflowed) warnings.push(
+				{
+					kind: 'overflow',
+					message: `more than ${MAX_MILESTONE_POSTS} posts of the watch window reached the threshold; the oldest are remembered only by their date, and an older post reaching it later will not fire. Shorten the watch window.`,
+				});
 			// Oldest post first, as New Published Post emits.
 			return { events: [...fresh].reverse().map((c) => milestoneEvent(c, config)), state, warnings };
 		});
 	},
 	async test(client, config, { now, options }) {
 		const read = await readPostsInWindow(client, config, now, options);
+		const warnings = milestoneWarnings(read, config);
 		const latest = milestoneCandidates(read.records, config, now)[0];
-		if (latest) return { warnings: [], event: milestoneEvent(latest, config) };
+		if (latest) return { warnings, event: milestoneEvent(latest, config) };
 		return {
-			warnings: [],
+			warnings,
 			nothing: {
 				message: `No post of the last ${plural(config.watchDays, 'day')} has ${config.threshold} ${config.metric} or more`,
 				description: `Lower 'Threshold' or widen the watch window to see a test event. The active workflow starts when a post reaches the threshold after its activation; posts already there never start it.`,
@@ -534,7 +540,7 @@ const postMetricMilestone = defineEvent<MilestoneConfig, MilestoneState>({
 	async candidates(client, config, { now, options }) {
 		const read = await readPostsInWindow(client, config, now, options);
 		return {
-			warnings: [...truncatedWarnings(read, 'post'), ...stalledWarnings(read)],
+			warnings: [...milestoneWarnings(read, config), ...truncatedWarnings(read, 'post'), ...stalledWarnings(read)],
 			events: milestoneCandidates(read.records, config, now).map((c) => milestoneEvent(c, config)),
 		};
 	},
@@ -545,10 +551,12 @@ const newDraft = defineEvent<undefined, NewDraftState>({
 	...WATERMARK,
 	poll: sinceWatermark(readDraftsSince, 'draft', selectNewDrafts, (fresh) => [...fresh].reverse().map(draftEvent)),
 	async test(client, _config, { options }) {
-		const latest = (await fetchNewestDrafts(client, 1, options)).newest[0];
-		if (latest) return { warnings: [], event: draftEvent(latest) };
+		const read = await fetchNewestDrafts(client, 1, options);
+		const warnings = unreadableWarnings('draft', read.unreadable, read.records.length);
+		const latest = read.newest[0];
+		if (latest) return { warnings, event: draftEvent(latest) };
 		return {
-			warnings: [],
+			warnings,
 			nothing: {
 				message: 'No draft yet',
 				description: `Create a draft (${BRAND.displayName} › Draft › Create, or Generate with 'Save as Draft'), then fetch a test event again.`,
@@ -557,7 +565,7 @@ const newDraft = defineEvent<undefined, NewDraftState>({
 	},
 	async candidates(client, _config, { options, count }) {
 		const read = await fetchNewestDrafts(client, count, options);
-		return { warnings: stalledWarnings(read), events: read.newest.map(draftEvent) };
+		return { warnings: [...unreadableWarnings('draft', read.unreadable, read.records.length), ...stalledWarnings(read)], events: read.newest.map(draftEvent) };
 	},
 });
 
@@ -574,17 +582,18 @@ const creditsLow = defineEvent<number, CreditsLowState>({
 	async poll(client, threshold, kept, { now }) {
 		const credits = await fetchCredits(client);
 		const { fresh, state } = selectCreditsLow(credits, kept ?? {}, threshold, now);
-		return { warnings: [], events: [...fresh].reverse().map((e) => creditsLowOutput(e, credits, threshold, now)), state };
+		return { warnings: unreadableBalance(credits, SOURCES.credits), events: [...fresh].reverse().map((e) => creditsLowOutput(e, credits, threshold, now)), state };
 	},
 	async test(client, threshold, { now }) {
 		const credits = await fetchCredits(client);
+		const warnings = unreadableBalance(credits, SOURCES.credits);
 		const latest = creditsLowHistory(credits, threshold)[0];
-		if (latest) return { warnings: [], event: creditsLowOutput(latest, credits, threshold, now) };
+		if (latest) return { warnings, event: creditsLowOutput(latest, credits, threshold, now) };
 		if (typeof credits.balance === 'number' && credits.balance < threshold) {
-			return { warnings: [], event: creditsLowOutput({ id: `balance:${threshold}:${new Date(now).toISOString()}` }, credits, threshold, now) };
+			return { warnings, event: creditsLowOutput({ id: `balance:${threshold}:${new Date(now).toISOString()}` }, credits, threshold, now) };
 		}
 		return {
-			warnings: [],
+			warnings,
 			nothing: {
 				message: `The balance (${String(credits.balance)} credits) is not below ${threshold}, and the history shows no fall below it`,
 				description: `Raise 'Threshold' above the balance to see a test event. The active workflow starts when the balance falls below the threshold after its activation.`,
@@ -595,7 +604,7 @@ const creditsLow = defineEvent<number, CreditsLowState>({
 		const credits = await fetchCredits(client);
 		let events = creditsLowHistory(credits, threshold).slice(0, CREDITS_LOW_POLL_COUNT);
 		if (events.length === 0 && typeof credits.balance === 'number' && credits.balance < threshold) events = [{ id: `below:${threshold}` }];
-		return { warnings: [], events: events.map((e) => creditsLowOutput(e, credits, threshold, now)) };
+		return { warnings: unreadableBalance(credits, SOURCES.credits), events: events.map((e) => creditsLowOutput(e, credits, threshold, now)) };
 	},
 });
 

@@ -7,7 +7,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { RECORD_READERS } from '../shared/records';
+import { RECORD_READERS } from '../shared/parse';
 import type { RecordKind } from '../shared/records';
 import { simplifyPost } from '../n8n/nodes/PostWriter/actions/post/getMany.operation';
 import { RECORD_CASES, SCHEDULED, SHAPES } from './helpers/record-shapes';
@@ -240,6 +240,39 @@ describe('what the second server showed', () => {
 			click_count: 9,
 			author: { id: 'a' },
 		});
+	});
+
+	test('metrics in any object of numbers, under any spelling and synonym: the labelled ones filled, Simplify keeps the others', async () => {
+		const social = {
+			id: 'tw1',
+			text: 'x',
+			created_at: '2026-11-20T08:30:00Z',
+			public_metrics: { retweet_count: 3, reply_count: 1, like_count: 120, quote_count: 0, impression_count: 900 },
+		};
+		expect(RECORD_READERS.post(social)).toMatchObject({ metrics: { likes: 120, comments: 1, shares: 3, impressions: 900, quote_count: 0 } });
+		expect(RECORD_READERS.post({ id: 'p', insights: { num_likes: 4, total_replies: 2, repostsCount: 1, viewCount: 8 } })).toMatchObject({
+			metrics: { likes: 4, comments: 2, shares: 1, impressions: 8 },
+		});
+		// An object of numbers with no metric in it (an author) is not one.
+		expect(RECORD_READERS.post({ id: 'p', author: { id: 5, followers: 100 }, likeCount: 3 })).toEqual({ id: 'p', metrics: { likes: 3 }, author: { id: 5, followers: 100 } });
+		nock(ORIGIN).get('/api/v1/posts').query(true).reply(200, { data: [social] });
+		const simple = await runNode({ credentials, params: { resource: 'post', operation: 'getMany' } });
+		expect(simple.output[0].json).toEqual({ id: 'tw1', text: 'x', publishedAt: '2026-11-20T08:30:00.000Z', likes: 120, comments: 1, shares: 3, impressions: 900, quote_count: 0 });
+		expect(simple.hints).toEqual([]);
+	});
+
+	test('Get Many says which labelled metrics no post carries, the names tried and the fields the posts have', async () => {
+		nock(ORIGIN).get('/api/v1/posts').query(true).reply(200, { data: [{ id: 'p1', publishedAt: '2026-11-20T08:30:00Z', counters: { favs: 3 }, likes: 2 }] });
+		const { output, hints } = await runNode({ credentials, params: { resource: 'post', operation: 'getMany' } });
+		expect(output[0].json).toMatchObject({ likes: 2, comments: null, shares: null, impressions: null });
+		expect(hints).toEqual([
+			{
+				location: 'outputPane',
+				message: expect.stringMatching(
+					/^Item 1: The post read has no comments, shares, impressions under any name the reader knows \(looked for comments \(comment_count, .*, in any object of numbers on the post\), so they come out null\. The first one has the fields: id, publishedAt, metrics\.likes, counters\.favs;/,
+				),
+			},
+		]);
 	});
 
 	test('a value that had to be read differently is kept beside the labelled one', () => {

@@ -31,6 +31,20 @@ test('metrics: in metrics, stats or the post; synonyms (reposts for shares); any
 	expect(metricValue({ like_count: 3 }, 'likes')).toBe(3);
 	expect(metricValue({ metrics: { Saves: 2 } }, 'saves')).toBe(2);
 	expect(metricValue({ metrics: { likes: 'many' } }, 'likes')).toBeUndefined();
+	// Wherever the post keeps it: a path, a name at any depth, any spelling of a labelled metric or of the name given.
+	const social = { data: { public_metrics: { like_count: 12, retweet_count: 4, reply_count: 2, impression_count: 90, quote_count: 1 } } };
+	expect(metricValue(social, 'public_metrics.like_count')).toBe(12);
+	expect(metricValue(social, 'Public_Metrics.LikeCount')).toBe(12);
+	expect(metricValue(social, 'like_count')).toBe(12);
+	expect(metricValue(social, 'likes')).toBe(12);
+	expect(metricValue(social, 'shares')).toBe(4);
+	expect(metricValue(social, 'reposts')).toBe(4);
+	expect(metricValue(social, 'comments')).toBe(2);
+	expect(metricValue(social, 'impressions')).toBe(90);
+	expect(metricValue(social, 'quotes')).toBe(1);
+	expect(metricValue({ stats: { num_saves: 3 } }, 'saves')).toBe(3);
+	expect(metricValue(social, 'saves')).toBeUndefined();
+	expect(metricValue(social, 'public_metrics.saves')).toBeUndefined();
 });
 
 test('milestone options are checked, naming the field', () => {

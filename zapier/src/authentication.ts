@@ -5,7 +5,7 @@
  */
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
-import { readAccountProfile } from '../../shared/records';
+import { readAccountProfile } from '../../shared/record-readers';
 import { normaliseBaseUrl } from '../../shared/validate';
 import { str } from '../../shared/values';
 import { clientFor } from './client';

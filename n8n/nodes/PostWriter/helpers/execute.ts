@@ -176,6 +176,8 @@ export async function listForEachItem(
 	items: INodeExecutionData[],
 	key: OperationKey,
 	shape?: (record: IDataObject, itemIndex: number) => IDataObject,
+	/** What the output pane should say of the records read (a labelled field none of them carries), if anything. */
+	check?: (records: IDataObject[]) => string | undefined,
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, key, async (itemIndex, client) => {
 		const input = readInput(this, key, itemIndex);
@@ -187,6 +189,9 @@ export async function listForEachItem(
 		if (read.truncated && typeof this.addExecutionHints === 'function') {
 			this.addExecutionHints({ message: `Item ${itemIndex + 1}: ${read.reason} The ${records.length} records read are returned.`, location: 'outputPane' });
 		}
+		// Never silent: a labelled field no record carries is named, with what the records do carry.
+		const said = check?.(records);
+		if (said && typeof this.addExecutionHints === 'function') this.addExecutionHints({ message: `Item ${itemIndex + 1}: ${said}`, location: 'outputPane' });
 		return shape ? records.map((r) => shape(r, itemIndex)) : records;
 	});
 }

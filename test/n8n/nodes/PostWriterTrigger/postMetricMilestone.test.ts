@@ -101,8 +101,12 @@ describe('Post Metric Milestone', () => {
 		await start(5);
 		const staticData: IDataObject = {};
 		const p = params(3, 'other', 7, { metricName: 'saves' });
-		await poll({ credentials, params: p, staticData });
-		const post = account().posts[account().posts.length - 1];
+		// No post carries it yet: the first poll says so (see unreadable.test.ts), and keeps nothing.
+		await expect(poll({ credentials, params: p, staticData })).rejects.toThrow(/has the metric "saves" \(looked for saves, save_count/);
+		expect(staticData).toEqual({});
+		const [first, post] = account().posts.slice(-2);
+		sb.state.setMetrics(DEFAULT_ACCOUNT_ID, first.id, { saves: 1 });
+		expect((await poll({ credentials, params: p, staticData })).result).toBeNull();
 		sb.state.setMetrics(DEFAULT_ACCOUNT_ID, post.id, { saves: 3 });
 		expect((await poll({ credentials, params: p, staticData })).items).toEqual([expect.objectContaining({ id: `${post.id}:saves:3`, metric: 'saves', value: 3 })]);
 	});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { getOperation } from '../../../../shared/catalogue';
 import { metricsOf, readPost } from '../../../../shared/records';
+import { missingMetricsHint } from '../../../../shared/unreadable';
 import { listForEachItem } from '../../helpers/execute';
 import { operationFields, paginationFields, showFor } from '../../helpers/fields';
 
@@ -30,8 +31,9 @@ const METRICS = getOperation(KEY)
 /**
  * One flat record per post: what a spreadsheet or a message needs. The
  * labelled fields, the four labelled metrics (null when the service sent
- * none), then every other metric it sent, whatever its name (`saves`,
- * `clickCount`…). The post is read by the core's reader first, so `reposts`
+ * none: the output pane then says so, see missingMetricsHint), then every
+ * other metric it sent, whatever its name or container (`saves`,
+ * `clickCount`, `public_metrics.quote_count`…). The post is read by the core's reader first, so `reposts`
  * is the labelled `shares` and `published_at` the labelled `publishedAt`.
  */
 export function simplifyPost(raw: IDataObject): IDataObject {
@@ -46,7 +48,11 @@ export function simplifyPost(raw: IDataObject): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await listForEachItem.call(this, items, KEY, (post, itemIndex) =>
-		this.getNodeParameter('simplify', itemIndex, true) ? simplifyPost(post) : post,
+	return await listForEachItem.call(
+		this,
+		items,
+		KEY,
+		(post, itemIndex) => (this.getNodeParameter('simplify', itemIndex, true) ? simplifyPost(post) : post),
+		(posts) => missingMetricsHint(posts),
 	);
 }
