@@ -114,6 +114,42 @@ describe('Settings › Retry On Fail (execute() again in the same execution), On
 	});
 });
 
+describe('Create Guided Post: every step is a paid call of the item', () => {
+	test('Retry On Fail after the write step failed ambiguously: ideas and prepare reused, write fails again, nothing sent; with Send Again on, only write onwards is sent', async () => {
+		const inner = newTransport() as Transport & { send: (c: Credentials, o: IHttpRequestOptions) => Promise<unknown> };
+		let armed = true;
+		const transport = {
+			requests: inner.requests,
+			count: (prefix?: string) => inner.count(prefix),
+			reset: () => inner.reset(),
+			send: async (c: Credentials, o: IHttpRequestOptions) => {
+				const answer = await inner.send(c, o);
+				if (armed && o.url.endsWith('/creation/write')) {
+					armed = false;
+					return { statusCode: 503, headers: {}, body: JSON.stringify({ error: 'Service Unavailable' }) };
+				}
+				return answer;
+			},
+		} as Transport;
+		const guided = (options: Record<string, unknown> = {}) => run(transport, { params: { resource: 'creation', operation: 'createGuided', topic: 'Remote onboarding', options }, items: [{ json: {} }] });
+		const first = await runNodeError(guided());
+		expect(messageOf(first)).toMatch(/"write" step[\s\S]*503[\s\S]*Send Again After an Unclear Failure/);
+		expect(transport.count('/creation/')).toBe(3);
+		transport.reset();
+		const second = await runNodeError(guided());
+		expect(messageOf(second)).toBe(messageOf(first));
+		expect(transport.requests).toHaveLength(0);
+		transport.reset();
+		const { output } = await runNode(guided({ resendUnclear: true }));
+		expect(typeof output[0].json.text).toBe('string');
+		// Ideas and prepare reused (the same workflow), write sent again on purpose, then validate (and any refinement).
+		expect(transport.count('/creation/ideas')).toBe(0);
+		expect(transport.count('/creation/prepare')).toBe(0);
+		expect(transport.count('/creation/write')).toBe(1);
+		expect(transport.count('/creation/validate')).toBeGreaterThanOrEqual(1);
+	});
+});
+
 describe("an execution's Retry (mode retry, a new execution of the same workflow)", () => {
 	test('Stop Workflow: answered items reused, the ambiguous one fails again, the rest sent once; a retry of the retry sends nothing', async () => {
 		const transport = ambiguousOnce();
