@@ -23,6 +23,7 @@ import type { Sandbox } from '../../../sandbox/server';
 import * as rt from '../../../scripts/lib/n8n-runtime';
 import type { N8nInstall } from '../../../scripts/lib/n8n-runtime';
 import { waitUntil } from '../../../scripts/lib/processes';
+import { postWebhook } from './support';
 
 /** The workflows of test/n8n/e2e/ this step runs, and their webhooks. */
 export const RETRY_WORKFLOWS = {
@@ -103,14 +104,7 @@ export async function runRetries(deps: RetryDeps): Promise<RetryResults> {
 	deps.cleanup(stop);
 	try {
 		say(`[6] paid retries under n8n start (${url}, log ${logFile})`);
-		const up = await waitUntil(async () => {
-			if (exited()) return true;
-			try {
-				return (await fetch(`${url}/healthz`)).status === 200 && /Editor is now accessible/.test(fs.readFileSync(logFile, 'utf8'));
-			} catch {
-				return false;
-			}
-		}, 240_000);
+		const up = await waitUntil(async () => exited() || (await rt.editorUp(url, logFile)), 240_000);
 		if (!up || exited()) throw new Error(`n8n start did not come up; see ${logFile}`);
 		const api = new Rest(url);
 		const loggedIn = await api.login();
@@ -164,26 +158,6 @@ function summary(charges: number[]): string {
 	const counts = new Map<number, number>();
 	for (const c of charges) counts.set(c, (counts.get(c) ?? 0) + 1);
 	return `${charges.length} prompts: ${[...counts].map(([n, k]) => `${k} charged ${n}×`).join(', ')}`;
-}
-
-/** POSTs to a production webhook; retries while n8n has not registered it yet (404). */
-async function postWebhook(url: string, webhook: string, body: unknown): Promise<number | string> {
-	let status: number | string = 0;
-	await waitUntil(
-		async () => {
-			try {
-				const r = await fetch(`${url}/webhook/${webhook}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-				await r.text();
-				status = r.status;
-			} catch (e) {
-				status = String(e);
-			}
-			return status !== 404;
-		},
-		60_000,
-		1000,
-	);
-	return status;
 }
 
 /** n8n's internal REST API as the editor calls it: the owner's session cookie and a browser id. */
