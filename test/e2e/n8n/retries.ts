@@ -20,6 +20,7 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Sandbox } from '../../../sandbox/server';
+import { DEFAULT_ACCOUNT_ID } from '../../../sandbox';
 import * as rt from '../../../scripts/lib/n8n-runtime';
 import type { N8nInstall } from '../../../scripts/lib/n8n-runtime';
 import { waitUntil } from '../../../scripts/lib/processes';
@@ -111,6 +112,10 @@ export async function runRetries(deps: RetryDeps): Promise<RetryResults> {
 		const flatted = createRequire(path.join(n8n.dir, 'package.json'))('flatted') as { parse(text: string): unknown };
 		const read = (id: string) => api.execution(id, flatted);
 
+		// Every request of this step counts (none refused by the quota), and the balance covers both batches however many ran before.
+		sb.configure({ quota: { generate: { limit: 10_000, windowMs: 60_000 } } });
+		const account = sb.state.account(DEFAULT_ACCOUNT_ID);
+		account.credits = Math.max(account.credits, 10 * BATCH);
 		const batch = async (which: keyof typeof RETRY_WORKFLOWS): Promise<BatchResult> => {
 			const { id, webhook, prefix } = RETRY_WORKFLOWS[which];
 			const list = prompts(prefix);
