@@ -91,6 +91,10 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 	function decideFault(routeName: string, actualName: string): FaultDecision | undefined {
 		const f = rt.opts.faults;
 		if (f.routes && f.routes.length > 0 && !f.routes.includes(routeName) && !f.routes.includes(actualName)) return undefined;
+		if ((f.passNext ?? 0) > 0) {
+			rt.opts.faults = { ...f, passNext: (f.passNext ?? 0) - 1 };
+			return undefined;
+		}
 		if (takeCounter('timeoutNext')) return { kind: 'timeout' };
 		if (takeCounter('resetNext')) return { kind: 'reset' };
 		if (takeCounter('burst429')) return { kind: 'burst429' };

@@ -200,6 +200,8 @@ export interface FaultOptions {
 	htmlNext?: number;
 	/** The next n matching requests never get an answer (socket held until close). */
 	timeoutNext?: number;
+	/** The next n matching requests pass untouched before any fault applies: a counted fault (`errorNext`…) then hits the (n+1)-th. */
+	passNext?: number;
 	/** Limit faults to these routes, written "METHOD /path" as in the catalogue (e.g. "POST /generate"). */
 	routes?: string[];
 	/** Apply 5xx / reset / timeout / HTML / malformed faults after the operation ran (and charged). */

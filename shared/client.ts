@@ -29,6 +29,8 @@ import {
 import { newWalk, normaliseList, stallMessage, stepWalk } from './lists';
 import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
+import type { PaidCallMemo } from './paid-memory';
+import { errorOfUnclear, unclearFailureOf } from './paid-memory';
 import type { Slot } from './pacing';
 import { Pacer, PauseTooLong, describeQuota } from './pacing';
 import { readRateLimit, readResponse } from './response';
@@ -83,6 +85,8 @@ export interface CallOptions {
 	minCreditsToKeep?: number;
 	/** Extra query parameters (pagination). */
 	query?: Record<string, string | number | undefined>;
+	/** The memory of paid calls' outcomes for this item (paid-memory.ts): a paid call it holds is not sent again. */
+	memo?: PaidCallMemo;
 }
 
 export interface ListOptions extends CallOptions {
@@ -194,6 +198,10 @@ class ClientCore {
 			this.credits.observe(creditsRemainingOf(out));
 			return out;
 		}
+		// A paid call the memory holds: its answer again, or its ambiguous failure again; nothing is sent.
+		const ticket = options.memo?.open(request);
+		if (ticket?.recalled?.kind === 'answered') return ticket.recalled.value;
+		if (ticket?.recalled?.kind === 'unclear') throw errorOfUnclear(ticket.recalled.failure);
 		// A paid call reserves its cost before it is sent (and is refused here when that would pass the floor).
 		const reservation = await this.credits.reserve(
 			getOperation(key).cost,
@@ -211,10 +219,17 @@ class ClientCore {
 			failed = true;
 		}
 		if (failed) {
-			this.credits.settle(reservation, endOf(failure));
+			const end = endOf(failure);
+			this.credits.settle(reservation, end);
+			if (ticket && options.memo && end === 'charged') {
+				// May have been carried out: remembered, so that a re-run of the step fails it again rather than paying twice.
+				if (failure instanceof Error) failure.message = `${failure.message} ${options.memo.advice}`;
+				ticket.keep({ kind: 'unclear', failure: unclearFailureOf(failure) });
+			}
 			throw failure;
 		}
 		this.credits.settle(reservation, 'charged', creditsRemainingOf(out));
+		ticket?.keep({ kind: 'answered', value: out });
 		return out;
 	}
 

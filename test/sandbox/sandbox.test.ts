@@ -863,6 +863,19 @@ describe('sandbox: fault injection', () => {
 		expect(sb.stats.paidCalls).toBe(0);
 	});
 
+	test('passNext: the matching requests before it pass untouched, the counted fault hits the next one (after its charge), other routes are not counted', async () => {
+		sb.configure({ faults: { passNext: 2, errorNext: 1, errorStatuses: [502], routes: ['POST /generate'], faultAfterHandling: true } });
+		sb.resetStats();
+		const statuses: number[] = [];
+		for (const prompt of ['p1', 'p2', 'p3', 'p4']) {
+			statuses.push((await call(sb, 'GET', '/credits')).status);
+			statuses.push((await call(sb, 'POST', '/generate', { body: { prompt } })).status);
+		}
+		expect(statuses).toEqual([200, 200, 200, 200, 200, 502, 200, 200]);
+		expect(sb.stats.chargesByInput).toEqual({ 'generate:p1': 1, 'generate:p2': 1, 'generate:p3': 1, 'generate:p4': 1 });
+		sb.resetFaults();
+	});
+
 	test('faultAfterHandling: the operation ran and charged, then the 5xx / reset / timeout', async () => {
 		sb.configure({ faults: { errorRate: 1, errorStatuses: [500], faultAfterHandling: true } });
 		const account = sb.state.account('acc_1');

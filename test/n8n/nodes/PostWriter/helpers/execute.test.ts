@@ -129,7 +129,7 @@ describe('Options › Concurrency', () => {
 			expect({ key, budget: (options?.options as Array<{ name: string }>).some((o) => o.name === 'maxQuotaWait') }).toEqual({ key, budget: true });
 		}
 		const guided = props.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('createGuided'));
-		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency', 'maxQuotaWait']);
+		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency', 'maxQuotaWait', 'paidMemoryMinutes', 'resendUnclear']);
 	});
 });
 
