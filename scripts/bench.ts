@@ -68,6 +68,8 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/serv
 import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
 import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
 import { poll, runNode } from '../test/n8n/helpers/context';
+import { BENCH_CHART_FILE, batchChart, wayLegend } from './lib/bench-charts';
+import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runExecutions } from './lib/bench-executions';
 import type { ExecutionOutcome, ExecutionsSpec, NodeKind } from './lib/bench-executions';
@@ -1064,6 +1066,15 @@ function summaryLine(results: BatchResult[], targets: string[][], n8nSkipped: st
 	return `BENCH_SUMMARY ${JSON.stringify(out)}`;
 }
 
+/** The batch chart's rows: every way of every scenario, in the report's order, with the ratios as the report gives them (so that scripts/bench-charts.ts draws the same chart from the report). */
+function batchChartRows(results: BatchResult[]): BatchChartRow[] {
+	return SCENARIOS.flatMap((sc) =>
+		results
+			.filter((r) => r.scenario === sc.id && r.part === sc.part)
+			.map((r) => ({ scenario: scenarioKey(sc), way: wayLegend(r.way), ratio: Number(r.ratio.toFixed(3)), ...(r.failed > 0 ? { failed: r.failed } : {}) })),
+	);
+}
+
 /** The targets of the batches (section 1), on the ways measured; the default way (a) of the new node, not the baseline. */
 function batchTargets(results: BatchResult[]): string[][] {
 	const find = (id: ScenarioId, way: string, part?: string) => results.find((r) => r.scenario === id && r.way === way && r.part === part);
@@ -1266,6 +1277,8 @@ async function main() {
 			]);
 		writeFileSync(file, `${header}\n\n${report}\n\n${notes}`);
 		log(`wrote ${file}`);
+		writeFileSync(join(ROOT, BENCH_CHART_FILE), batchChart(batchChartRows(results)));
+		log(`wrote ${BENCH_CHART_FILE}`);
 	}
 	// Last line of the output, for scripts.
 	process.stdout.write(`${summary}\n`);
