@@ -11,7 +11,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { PostWriter } from '../n8n/nodes/PostWriter/PostWriter.node';
 import { withN8nBlocks, withTable } from '../scripts/docs-operations';
 import { N8N_README_BLOCKS } from '../scripts/lib/docs-n8n';
-import { blockStart, proseOf } from '../scripts/lib/generated-blocks';
+import { blockEnd, blockStart, proseOf } from '../scripts/lib/generated-blocks';
 
 const ROOT = join(__dirname, '..');
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
@@ -57,4 +57,11 @@ test("n8n/README.md's supported versions are the runtimes the e2e suites pin", (
 	const pinned = (which: string) => (JSON.parse(read(`scripts/n8n-runtime/${which}/package.json`)) as { dependencies: { n8n: string } }).dependencies.n8n;
 	expect(read('n8n/README.md')).toContain(`**n8n ${pinned('oldest')} to ${pinned('newest')}**`);
 	expect(read('README.md')).toContain(`**n8n ${pinned('oldest')} to ${pinned('newest')}.**`);
+});
+
+test('docs/benchmarks.md keeps the block npm run bench rewrites, and shows its chart', () => {
+	const report = read('docs/benchmarks.md');
+	expect(report).toContain(`${blockStart('bench-figures', 'npm run bench')}\nRun of `);
+	expect(report).toContain(blockEnd('bench-figures'));
+	expect(report).toContain('](images/bench-batches.svg)');
 });

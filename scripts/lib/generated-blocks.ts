@@ -2,12 +2,13 @@
  * Generated blocks in Markdown: the text between
  *   <!-- generated:<name> (npm run docs) -->
  *   <!-- /generated:<name> -->
- * is written by `npm run docs` from the code, and test/docs.test.ts fails when
- * a file holds another text than the one generated. Everything else in the
- * file is prose, kept by hand.
+ * is written by the command named (`npm run docs` from the code, and
+ * test/docs.test.ts fails when a file holds another text than the one
+ * generated; `npm run bench` from its measures). Everything else in the file
+ * is prose, kept by hand.
  */
 
-export const blockStart = (name: string): string => `<!-- generated:${name} (npm run docs) -->`;
+export const blockStart = (name: string, by = 'npm run docs'): string => `<!-- generated:${name} (${by}) -->`;
 export const blockEnd = (name: string): string => `<!-- /generated:${name} -->`;
 
 /** `text` with the block between `start` and `end` (both kept) replaced by `content`. */
@@ -26,5 +27,5 @@ export function withBlocks(text: string, blocks: Record<string, () => string>, f
 
 /** `text` with the generated blocks taken out: the prose kept by hand. */
 export function proseOf(text: string): string {
-	return text.replace(/<!-- generated:([\w-]+) \(npm run docs\) -->[\s\S]*?<!-- \/generated:\1 -->/g, '');
+	return text.replace(/<!-- generated:([\w-]+) \([^)]*\) -->[\s\S]*?<!-- \/generated:\1 -->/g, '');
 }
