@@ -87,13 +87,15 @@ function runOf(ctx: IExecuteFunctions): { execution?: string; workflow?: string;
 	};
 }
 
-/** The run's place in the process's memory of paid calls. */
-export function openPaidRun(ctx: IExecuteFunctions, credential: Credential, settings: PaidSettings): PaidRun {
+/** The run's place in the process's memory of paid calls; none when n8n tells neither the execution nor the workflow (nothing could find it again). */
+export function openPaidRun(ctx: IExecuteFunctions, credential: Credential, settings: PaidSettings): PaidRun | undefined {
 	const node = ctx.getNode();
+	const run = runOf(ctx);
+	if (run.execution === undefined && run.workflow === undefined) return undefined;
 	return new PaidRun(PAID_MEMORY, {
 		credential: `${credential.baseUrl}\n${credential.apiKey}`,
 		step: node.id ?? node.name,
-		...runOf(ctx),
+		...run,
 		windowMs: settings.windowMs,
 		resendUnclear: settings.resendUnclear,
 		advice: UNCLEAR_ADVICE,
