@@ -187,7 +187,7 @@ export class Pacer {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}
-			const at = lane.rate.nextSendAt(now);
+			const at = lane.flight.count === 0 && !lane.rate.pacesLoneCalls() ? now : lane.rate.nextSendAt(now);
 			if (at > now && at - now <= maxWaitMs) {
 				await waitUntil(at, now);
 				continue;

@@ -110,6 +110,15 @@ export class RateController {
 		if (this.allowed !== undefined && this.roomAt === undefined && now >= this.cutAt + this.o.recoverMs) this.roomAt = now;
 	}
 
+	/**
+	 * Whether a call with none of its lane's in flight waits for the bucket: not before the key has refused or told
+	 * anything (the slow start holds back bursts of calls at once; a caller that waits for each answer, as a trigger
+	 * reading page after page does, is paced by its own round trips until then).
+	 */
+	pacesLoneCalls(): boolean {
+		return this.allowed !== undefined || this.ceiling !== undefined;
+	}
+
 	/** The told quota's rate, or undefined when the answers stop telling it. */
 	setCeiling(rate: number | undefined): void {
 		this.ceiling = rate === undefined || !(rate > 0) ? undefined : rate;

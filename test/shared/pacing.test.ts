@@ -100,6 +100,17 @@ describe('one pacing for all calls of a client', () => {
 		expect(api.stats.charged).toBe(12);
 	});
 
+	test('before any refusal or told quota, a caller that waits for each answer (a trigger reading page after page) is paced by its round trips, not by the slow start', async () => {
+		const { time, api, client } = setup({ latencyMs: 5, headers: 'none' });
+		await time.run(
+			(async () => {
+				for (let i = 0; i < 50; i++) await client.generatePost({ prompt: `page ${i}` });
+			})(),
+		);
+		expect(generates(api)).toHaveLength(50);
+		expect(time.elapsed()).toBe(50 * 5);
+	});
+
 	test('a pause is waited once even when the clock does not move (sleep recorded, clock frozen)', async () => {
 		const sleeps: number[] = [];
 		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => 5_000 });
