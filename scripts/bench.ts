@@ -59,7 +59,7 @@
  * `BENCH_SUMMARY {json}` (one line; see `summaryLine`).
  */
 import axios from 'axios';
-import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -76,7 +76,8 @@ import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runExecutions } from './lib/bench-executions';
 import type { ExecutionOutcome, ExecutionsSpec, NodeKind } from './lib/bench-executions';
-import type { FromChild, ToChild } from './bench-process';
+import type { ToChild } from './bench-process';
+import { forkWorker, runOnWorker } from './lib/bench-workers';
 
 const ROOT = join(__dirname, '..');
 const MAX_CONCURRENCY = fields.MAX_CONCURRENCY;
@@ -388,33 +389,6 @@ function executionsWay(kind: NodeKind, concurrency: number | undefined) {
 
 /** The worker processes of each S6 way, keyed "<part>|<kind>". */
 const workers = new Map<string, ChildProcess[]>();
-const WORKER_READY_TIMEOUT_MS = 180_000;
-const WORKER_RUN_TIMEOUT_MS = 300_000;
-
-function forkWorker(kind: NodeKind): Promise<ChildProcess> {
-	const child = fork(join(ROOT, 'scripts/bench-process.ts'), [kind], {
-		cwd: ROOT,
-		execArgv: ['-r', 'ts-node/register/transpile-only'],
-		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => fail(new Error(`bench-process (${kind}) not ready after ${sec(WORKER_READY_TIMEOUT_MS)}`)), WORKER_READY_TIMEOUT_MS);
-		const fail = (e: Error) => {
-			clearTimeout(timer);
-			child.kill();
-			reject(e);
-		};
-		child.once('exit', (code) => fail(new Error(`bench-process (${kind}) exited with ${code} before it was ready`)));
-		child.once('message', (m: FromChild) => {
-			clearTimeout(timer);
-			child.removeAllListeners('exit');
-			if (m.type === 'ready') resolve(child);
-			else fail(new Error(`bench-process (${kind}): ${JSON.stringify(m)}`));
-		});
-	});
-}
-
 /** Forks the processes of every S6 way of the run (all at once; their ts-node start-up falls on no measurement). */
 async function prepareWorkers(scenarios: Scenario[]): Promise<void> {
 	const jobs: Array<Promise<void>> = [];
@@ -458,27 +432,6 @@ async function stopWorkers(): Promise<void> {
 	}
 	workers.clear();
 	await Promise.all(exits);
-}
-
-function runOnWorker(child: ChildProcess, spec: ExecutionsSpec): Promise<ExecutionOutcome[]> {
-	return new Promise((resolve, reject) => {
-		const done = (e: Error | undefined, outcomes?: ExecutionOutcome[]) => {
-			clearTimeout(timer);
-			child.off('message', onMessage);
-			child.off('exit', onExit);
-			if (e) reject(e);
-			else resolve(outcomes ?? []);
-		};
-		const onMessage = (m: FromChild) => {
-			if (m.type === 'done') done(undefined, m.outcomes);
-			else if (m.type === 'error') done(new Error(`bench-process ${child.pid}: ${m.message}`));
-		};
-		const onExit = (code: number | null) => done(new Error(`bench-process ${child.pid} exited with ${code} during the run`));
-		const timer = setTimeout(() => done(new Error(`bench-process ${child.pid}: no answer after ${sec(WORKER_RUN_TIMEOUT_MS)}`)), WORKER_RUN_TIMEOUT_MS);
-		child.on('message', onMessage);
-		child.once('exit', onExit);
-		child.send({ type: 'go', spec } satisfies ToChild);
-	});
 }
 
 /** S6: every process of the way starts its executions on one 'go'; the wall time runs from the go to the last process's end. */

@@ -1,0 +1,118 @@
+/**
+ * Scenario S8 of `npm run bench` (issue 26), on the real sandbox and real time: every case of the grid
+ * (scripts/lib/pacing-grid.ts: six ways the quota is told × three latencies × three client setups, a
+ * `/generate` quota of 10 per 1 s) through the n8n node's Post › Generate, default settings. One execution and
+ * twelve run in this process (each execution its own `execute()`, started together); three processes are forked
+ * workers (scripts/bench-process.ts), each running 4 executions of 20 items. It runs alone (`--only S8`, about
+ * 25 minutes on 2 cores) so that the full bench stays within about 20.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { startSandbox } from '../../sandbox/server';
+import { loadNode, runExecutions } from './bench-executions';
+import type { ExecutionOutcome } from './bench-executions';
+import { forkWorker, runOnWorker } from './bench-workers';
+import { gridCases, gridLimitMs, GRID_FORMS, GRID_QUOTA, GRID_TARGETS, type GridCase, type GridResult } from './pacing-grid';
+
+const ROOT = `${__dirname}/../..`;
+
+/** One case: a fresh sandbox in the case's form and latency, the clients started together, the sandbox's counts. */
+async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult> {
+	const lines: string[] = [];
+	const items = c.clients.processes * c.clients.executions * c.clients.items;
+	const sb = await startSandbox({
+		keySeed: 'bench-s8',
+		credits: 10 * items,
+		quota: { generate: { limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs }, default: { limit: 1_000_000, windowMs: 60_000 } },
+		faults: { latencyMs: c.latencyMs },
+		...c.form.sandbox,
+		log: (line) => lines.push(line),
+	});
+	try {
+		sb.resetStats();
+		const spec = (p: number) => ({ baseUrl: sb.baseUrl, apiKey: sb.keys.full, executions: c.clients.executions, items: c.clients.items, label: `S8 ${c.form.id} ${c.latencyMs} p${p}` });
+		const started = performance.now();
+		let outcomes: ExecutionOutcome[];
+		if (c.clients.processes === 1) outcomes = await runExecutions(loadNode('new', ROOT), spec(0));
+		else outcomes = (await Promise.all(workers.slice(0, c.clients.processes).map((w, p) => runOnWorker(w, spec(p))))).flat();
+		const wallMs = performance.now() - started;
+		const sent = lines.filter((l) => /^POST \/api\/v1\/generate/.test(l));
+		const limitMs = gridLimitMs(c.clients, c.latencyMs);
+		return {
+			form: c.form.id,
+			latencyMs: c.latencyMs,
+			clients: c.clients.id,
+			wallMs,
+			limitMs,
+			ratio: wallMs / limitMs,
+			failed: outcomes.reduce((sum, o) => sum + o.failed, 0),
+			credits: sb.stats.creditsSpent,
+			items,
+			requests: sent.length,
+			refused429: sent.filter((l) => l.endsWith('-> 429')).length,
+		};
+	} finally {
+		await sb.close();
+	}
+}
+
+/** Runs every case of the grid, one after the other (`filter` keeps the cases whose "<form> <latency> <clients>" contains it). */
+export async function runS8(log: (line: string) => void, filter?: string): Promise<GridResult[]> {
+	const cases = gridCases().filter((c) => !filter || `${c.form.id} ${c.latencyMs} ${c.clients.id}`.includes(filter));
+	const needed = Math.max(0, ...cases.map((c) => (c.clients.processes > 1 ? c.clients.processes : 0)));
+	log(`S8: ${cases.length} cases${needed ? `, forking ${needed} node processes first` : ''}`);
+	const workers = await Promise.all(Array.from({ length: needed }, () => forkWorker('new')));
+	const results: GridResult[] = [];
+	try {
+		for (const c of cases) {
+			const r = await runCase(c, workers);
+			results.push(r);
+			log(`S8 ${c.clients.id} L=${c.latencyMs} ${c.form.id}: ${(r.wallMs / 1000).toFixed(2)} s (limit ${(r.limitMs / 1000).toFixed(1)} s, ${r.ratio.toFixed(3)} ×), ${r.failed} failed, ${r.credits} credits for ${r.items} items, ${r.requests} requests (${r.refused429} × 429)`);
+		}
+	} finally {
+		for (const w of workers) if (w.connected) w.send({ type: 'exit' });
+	}
+	return results;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** The verdicts of issue 26's targets, per case: [case, what failed] (empty when all are met). */
+export function s8Misses(results: GridResult[]): string[] {
+	const misses: string[] = [];
+	for (const r of results) {
+		const form = GRID_FORMS.find((f) => f.id === r.form);
+		const name = `${r.clients} L=${r.latencyMs} ${r.form}`;
+		const bound = r.clients === '3x4x20' ? GRID_TARGETS.ratioProcesses : GRID_TARGETS.ratioOneProcess;
+		if (r.failed > 0 || r.credits !== r.items) misses.push(`${name}: ${r.failed} failed, ${r.credits} credits for ${r.items} items`);
+		if (r.ratio > bound) misses.push(`${name}: ${r.ratio.toFixed(3)} × > ${bound} ×`);
+		const share = r.requests === 0 ? 0 : r.refused429 / r.requests;
+		const cap = form?.told ? GRID_TARGETS.share429Told : GRID_TARGETS.share429Refusals;
+		if (share > cap) misses.push(`${name}: ${pct(share)} answered 429 > ${pct(cap)}`);
+		const alone = results.find((x) => x.form === 'retry-after-s' && x.latencyMs === r.latencyMs && x.clients === r.clients);
+		if (form?.told && alone && r.wallMs > alone.wallMs * GRID_TARGETS.vsRetryAfter) misses.push(`${name}: ${(r.wallMs / alone.wallMs).toFixed(3)} × the Retry-After-only case`);
+	}
+	return misses;
+}
+
+/** The grid as Markdown: one table per client setup, a row per form, a column per latency (ratio, then share answered 429). */
+export function s8Tables(results: GridResult[]): string {
+	const out: string[] = [];
+	const latencies = [...new Set(results.map((r) => r.latencyMs))];
+	for (const clients of [...new Set(results.map((r) => r.clients))]) {
+		out.push(`**${clients}** (wall ÷ quota-bound limit, share answered 429; failed items and credits where not 0 and = items)\n`);
+		out.push(`| form | ${latencies.map((l) => `L = ${l / 1000} s`).join(' | ')} |`);
+		out.push(`|---|${latencies.map(() => '---').join('|')}|`);
+		for (const form of GRID_FORMS) {
+			const cells = latencies.map((l) => {
+				const r = results.find((x) => x.clients === clients && x.latencyMs === l && x.form === form.id);
+				if (!r) return '–';
+				const extra = r.failed > 0 || r.credits !== r.items ? `, **${r.failed} failed, ${r.credits} credits**` : '';
+				return `${r.ratio.toFixed(2)} × (${(r.wallMs / 1000).toFixed(1)} s for ${(r.limitMs / 1000).toFixed(1)} s), ${pct(r.requests ? r.refused429 / r.requests : 0)}${extra}`;
+			});
+			out.push(`| ${form.label} | ${cells.join(' | ')} |`);
+		}
+		out.push('');
+	}
+	return out.join('\n');
+}
