@@ -44,7 +44,7 @@ test('every Options › … the READMEs name is an option of the node', () => {
 	/** The peer's way in the benchmarks: n8n's own HTTP Request node. */
 	const othersNodes = ['Batching'];
 	for (const file of ['README.md', 'n8n/README.md']) {
-		const named = [...read(file).matchAll(/Options › \**([A-Z][\w ]*)/g)].map((m) => m[1]);
+		const named = [...read(file).matchAll(/Options › \**([A-Z][\w ()]*)/g)].map((m) => m[1]);
 		expect(named.length).toBeGreaterThan(0);
 		for (const name of named) {
 			const known = [...labels, ...othersNodes].some((label) => name.startsWith(label));

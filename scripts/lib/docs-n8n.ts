@@ -74,7 +74,10 @@ const LEFT_OUT: Record<string, () => string> = {
 	maxQuotaWait: () => `${(readQuotaBudget(nothingSet) ?? DEFAULT_RETRY_POLICY.maxQuotaWaitMs / 60_000).toString()} minutes`,
 };
 
+const onOff = (value: unknown): string => (value ? 'on' : 'off');
+
 function bounds(p: INodeProperties): string {
+	if (p.type === 'boolean') return 'on or off';
 	const { minValue, maxValue } = (p.typeOptions ?? {}) as { minValue?: number; maxValue?: number };
 	if (minValue !== undefined && maxValue !== undefined) return `${minValue} to ${maxValue}`;
 	if (minValue !== undefined) return `${minValue} or more`;
@@ -100,8 +103,8 @@ export function optionsBlock(): string {
 	}
 	const rows = ['| Options › | left out | when set | on | what it does |', '|---|---|---|---|---|'];
 	for (const [name, { option, on }] of found) {
-		const leftOut = LEFT_OUT[name]?.() ?? String(option.default);
-		const set = `${bounds(option)} (starts at ${String(option.default)} when added)`;
+		const leftOut = LEFT_OUT[name]?.() ?? (option.type === 'boolean' ? onOff(option.default) : String(option.default));
+		const set = `${bounds(option)} (${option.type === 'boolean' ? `starts ${onOff(option.default)}` : `starts at ${String(option.default)}`} when added)`;
 		rows.push(`| **${option.displayName}** | ${leftOut} | ${set} | ${where(on, all)} | ${cell(period(option.description ?? ''))} |`);
 	}
 	return rows.join('\n');
