@@ -17,7 +17,7 @@
  * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
-import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
+import { InFlight } from './in-flight';
 import { QuotaWindow, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { Turnstile } from './turnstile';

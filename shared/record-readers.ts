@@ -4,8 +4,7 @@
  * profile, the creation workflow's ideas, questions and verdicts. Each
  * accepts every plausible variant, as records.ts says.
  */
-import type { Obj } from './record-fields';
-import { MISSING, arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, pick, readFields, readerOf } from './record-fields';
+import { arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, pick, readFields, readerOf } from './record-fields';
 import { METRIC_CONTAINERS, METRIC_RULES, SPECS } from './record-specs';
 import type { AccountProfile, Idea, Inspiration, Question, Verdict, WritingProfile } from './types';
 

@@ -6,7 +6,7 @@
  * test/shared/pacing-grid.test.ts.
  */
 import { PostWriterClient } from '../../shared/client';
-import { AUTO_IN_FLIGHT, Pacer, PacerRegistry } from '../../shared/pacing';
+import { Pacer, PacerRegistry } from '../../shared/pacing';
 import { fakeService, pool, virtualTime } from '../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
