@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PostWriter } from '../n8n/nodes/PostWriter/PostWriter.node';
+import { AUTH_MESSAGES } from '../shared/errors';
 import { withN8nBlocks, withTable } from '../scripts/docs-operations';
-import { N8N_README_BLOCKS } from '../scripts/lib/docs-n8n';
+import { N8N_README_BLOCKS, pagingStallHint, shownErrors } from '../scripts/lib/docs-n8n';
 import { blockEnd, blockStart, proseOf } from '../scripts/lib/generated-blocks';
 
 const ROOT = join(__dirname, '..');
@@ -44,7 +45,7 @@ test('every Options › … the READMEs name is an option of the node', () => {
 	/** The peer's way in the benchmarks: n8n's own HTTP Request node. */
 	const othersNodes = ['Batching'];
 	for (const file of ['README.md', 'n8n/README.md']) {
-		const named = [...read(file).matchAll(/Options › \**([A-Z][\w ]*)/g)].map((m) => m[1]);
+		const named = [...read(file).matchAll(/Options › \**([A-Z][\w ()]*)/g)].map((m) => m[1]);
 		expect(named.length).toBeGreaterThan(0);
 		for (const name of named) {
 			// A label's unit in brackets ("… (Minutes)") may be left out where the prose names it.
@@ -65,4 +66,17 @@ test('docs/benchmarks.md keeps the block npm run bench rewrites, and shows its c
 	expect(report).toContain(`${blockStart('bench-figures', 'npm run bench')}\nRun of `);
 	expect(report).toContain(blockEnd('bench-figures'));
 	expect(report).toContain('](images/bench-batches.svg)');
+});
+
+test("the README's troubleshooting quotes the node's own messages", () => {
+	const readme = read('README.md');
+	const section = readme.slice(readme.indexOf('## Troubleshooting'), readme.indexOf('\n## ', readme.indexOf('## Troubleshooting') + 1));
+	const said = [...shownErrors().map((e) => `${e.message}. ${e.description}`), pagingStallHint(), ...Object.values(AUTH_MESSAGES)];
+	/** The output pane's hint of Auto (n8n/nodes/PostWriter/helpers/execute.ts, autoHint) is checked by the node's own tests, not here. */
+	const quotes = [...section.matchAll(/"([A-Z][^"]{10,})"/g)].map((m) => m[1]).filter((q) => !q.startsWith('Concurrency Auto'));
+	expect(quotes.length).toBeGreaterThanOrEqual(4);
+	for (const quote of quotes) {
+		const pattern = new RegExp(quote.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?'));
+		expect({ quote, said: said.some((text) => pattern.test(text)) }).toEqual({ quote, said: true });
+	}
 });

@@ -74,7 +74,10 @@ const LEFT_OUT: Record<string, () => string> = {
 	maxQuotaWait: () => `${(readQuotaBudget(nothingSet) ?? DEFAULT_RETRY_POLICY.maxQuotaWaitMs / 60_000).toString()} minutes`,
 };
 
+const onOff = (value: unknown): string => (value ? 'on' : 'off');
+
 function bounds(p: INodeProperties): string {
+	if (p.type === 'boolean') return 'on or off';
 	const { minValue, maxValue } = (p.typeOptions ?? {}) as { minValue?: number; maxValue?: number };
 	if (minValue !== undefined && maxValue !== undefined) return `${minValue} to ${maxValue}`;
 	if (minValue !== undefined) return `${minValue} or more`;
@@ -100,8 +103,8 @@ export function optionsBlock(): string {
 	}
 	const rows = ['| Options › | left out | when set | on | what it does |', '|---|---|---|---|---|'];
 	for (const [name, { option, on }] of found) {
-		const leftOut = LEFT_OUT[name]?.() ?? String(option.default);
-		const set = `${bounds(option)} (starts at ${String(option.default)} when added)`;
+		const leftOut = LEFT_OUT[name]?.() ?? (option.type === 'boolean' ? onOff(option.default) : String(option.default));
+		const set = `${bounds(option)} (${option.type === 'boolean' ? `starts ${onOff(option.default)}` : `starts at ${String(option.default)}`} when added)`;
 		rows.push(`| **${option.displayName}** | ${leftOut} | ${set} | ${where(on, all)} | ${cell(period(option.description ?? ''))} |`);
 	}
 	return rows.join('\n');
@@ -144,8 +147,16 @@ export function triggerBlock(): string {
 
 const NODE: INode = { id: 'docs', name: 'Post Writer', type: 'n8n-nodes-post-writer.postWriter', typeVersion: 1, position: [0, 0], parameters: {} };
 
+export interface ShownError {
+	/** What happened, in the docs' words. */
+	what: string;
+	/** The node's error: its title (red) and description (what to do). */
+	message: string;
+	description: string;
+}
+
 /** The common failures, each through the node's error mapping as a run on Post › Generate meets it. */
-export function errorsBlock(): string {
+export function shownErrors(): ShownError[] {
 	const op = getOperation('generatePost');
 	const answer = (status: number, message: string) => errorFromResponse(op, { status, value: { error: { message } }, jsonOk: true });
 	const budgetMs = DEFAULT_RETRY_POLICY.maxQuotaWaitMs;
@@ -158,14 +169,21 @@ export function errorsBlock(): string {
 		],
 		['A paid call failed after it may have been carried out (5xx)', errorFromResponse(op, { status: 502, value: {}, jsonOk: true })],
 	];
-	const rows = ['| what happened | the node says | and what to do |', '|---|---|---|'];
-	for (const [what, error] of cases) {
+	return cases.map(([what, error]) => {
 		const shown = toNodeError(NODE, error, 0, 'generatePost');
-		rows.push(`| ${what} | ${cell(shown.message)} | ${cell(shown.description ?? '')} |`);
-	}
+		return { what, message: shown.message, description: shown.description ?? '' };
+	});
+}
+
+/** The hint of a list the node cannot page to its end: a page that says 50 in all and gives no way to the rest. */
+export function pagingStallHint(): string {
 	const step = stepWalk(newWalk(), normaliseList({ data: [{ id: 'p1' }, { id: 'p2' }], total: 50 }));
-	const stall = step.stall ? stallMessage('GET /posts', step.stall, 2, 1) : '';
-	return `${rows.join('\n')}\n\nA list the node cannot page to its end is not cut silently: Get Many returns what it read, with a hint in the output pane such as\n\n> ${stall}`;
+	return step.stall ? stallMessage('GET /posts', step.stall, 2, 1) : '';
+}
+
+export function errorsBlock(): string {
+	const rows = ['| what happened | the node says | and what to do |', '|---|---|---|', ...shownErrors().map((e) => `| ${e.what} | ${cell(e.message)} | ${cell(e.description)} |`)];
+	return `${rows.join('\n')}\n\nA list the node cannot page to its end is not cut silently: Get Many returns what it read, with a hint in the output pane such as\n\n> ${pagingStallHint()}`;
 }
 
 export const N8N_README_BLOCKS: Record<string, () => string> = {
