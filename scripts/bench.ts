@@ -70,7 +70,8 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/serv
 import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
 import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
 import { poll, runNode } from '../test/n8n/helpers/context';
-import { BENCH_CHART_FILE, batchChart, wayLegend } from './lib/bench-charts';
+import { BENCH_CHART_FILE, batchChart, gridChart, wayLegend } from './lib/bench-charts';
+import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
@@ -1089,7 +1090,39 @@ function isSharingScenario(sc: Scenario): boolean {
 	return sc.id === 'S5' || sc.id === 'S6' || sc.id === 'S7';
 }
 
+/** Where S8 writes its chart, from the repository's root. */
+const GRID_CHART_FILE = 'docs/images/bench-grid.svg';
+const S8_BLOCK = 'bench-s8';
+
+/** S8 (issue 26's grid), a part of its own: `--only S8` (with `--s8-filter <text>`, the cases whose "<form> <latency ms> <clients>" contain it). */
+async function mainS8(): Promise<void> {
+	const started = Date.now();
+	const i = args.indexOf('--s8-filter');
+	const filter = i >= 0 ? args[i + 1] : undefined;
+	const write = !args.includes('--no-write') && filter === undefined;
+	const reportFile = join(ROOT, 'docs/benchmarks.md');
+	if (write) replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(S8_BLOCK, 'npm run bench -- --only S8'), blockEnd(S8_BLOCK), '', 'docs/benchmarks.md');
+	const m = machine();
+	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}; build: ${ensureBuilt()}`);
+	const results = await runS8(log, filter);
+	const misses = s8Misses(results);
+	const tables = s8Tables(results);
+	const verdict = misses.length === 0 ? `Every target met in ${results.length} cases.` : `Targets missed:\n\n${misses.map((x) => `- ${x}`).join('\n')}`;
+	process.stdout.write(`\n${tables}\n${verdict}\n\nS8 took ${sec(Date.now() - started)}\n`);
+	if (write) {
+		const figures = `Run of ${new Date().toISOString()}: \`npm run bench -- --only S8\`, ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, load average ${m.load} at the start; it took ${sec(Date.now() - started)}.\n\n${tables}\n${verdict}`;
+		writeFileSync(reportFile, replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(S8_BLOCK, 'npm run bench -- --only S8'), blockEnd(S8_BLOCK), figures, 'docs/benchmarks.md'));
+		writeFileSync(join(ROOT, GRID_CHART_FILE), gridChart(s8ChartRows(results), { subtitle: 'S8: a /generate quota of 10 per 1 s, the n8n node with default settings (npm run bench -- --only S8)' }));
+		log(`wrote ${reportFile} (S8) and ${GRID_CHART_FILE}`);
+	}
+	process.stdout.write(`BENCH_S8_SUMMARY ${JSON.stringify({ cases: results.length, misses })}\n`);
+}
+
 async function main() {
+	if (only?.has('S8')) {
+		await mainS8();
+		if (only.size === 1) return;
+	}
 	const started = Date.now();
 	const m = machine();
 	const build = ensureBuilt();

@@ -9,7 +9,7 @@ export const AUTO_IN_FLIGHT = {
 	/** Never more calls in flight on one lane, whatever the quota allows (memory and connections of one process). */
 	max: 128,
 	/** Headroom over Little's law (rate × latency): answers vary in time, and a slot freed late should not stall the rate. */
-	headroom: 1.5,
+	headroom: 2,
 	/** Never fewer: one call waiting on a slow answer does not stop the next (as TCP's floor of 2 segments). */
 	min: 2,
 	/** Weight of a new answer in the mean latency (a moving average over about five answers). */

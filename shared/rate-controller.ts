@@ -2,24 +2,29 @@
  * The rate controller of one lane: a token bucket whose rate (calls per second) is found from the refusals
  * and grows with time, not with answers, so that a slow model (5 s an answer) climbs as fast as a quick one.
  *
- * - Before the first refusal, the rate doubles every `slowStartDoublingMs` from `initialRate`.
- * - A refusal (429, WORKFLOW_BUSY) tells that the key's quota was passed: the rate the key allowed is the
- *   rate of this client's calls that were not refused over the last `measureMs`. The rate drops to `beta`
- *   of it, climbs back within `recoverMs` to just under it (less `margin`), holds there for `plateauMs`,
- *   then probes upward, doubling every `probeDoublingMs` (the quota may have grown, other clients of the
- *   key may have finished) until the next refusal.
+ * - Before the first refusal, the rate doubles every `slowStartDoublingMs` from `initialRate` (a caller that
+ *   waits for each answer is not held by it: see pacesLoneCalls).
+ * - A refusal (429) tells that the key's quota was passed: the rate the key allowed is the rate of this client's
+ *   calls that were not refused over the last `measureMs` (at the first refusal, over the calls since the first,
+ *   when they span less than two of those; after a probe, no more than before it). The rate drops to `beta` of
+ *   it, climbs back within `recoverMs` to just under it (less `margin`), holds there (`plateauMs`, or
+ *   `sharedPlateauMs` when the refusal came on the plateau: others share the key), then probes upward, doubling
+ *   every `probeDoublingMs` (the quota may have grown, other clients may have finished) until the next refusal.
  * - A told quota (limit per window, from the answers) is a ceiling, and the starting rate: nothing left to find.
+ *   Answers that show a window ended with room start the probe at once (onRoom).
+ * Every constant was set on scenario S8's grid on virtual time (test/shared/pacing-grid.test.ts), then checked
+ * on the real sandbox (`npm run bench -- --only S8`).
  *
  * Pure: the caller gives the time of each event; no timers, no clock. AWS's adaptive retry (a measured send
  * rate, a cut on a throttle, growth with time since it) is the model.
  */
 
 export interface RateControllerOptions {
-	/** Calls per second before anything is known (the first refusal comes back at once and says more). */
+	/** Calls per second before anything is known (the first refusal comes back at once and says more): 8, so that a quota of 10 per second is reached within its first window. */
 	initialRate: number;
 	/** Calls that may go at once before the rate has let them (the bucket starts this full). */
 	initialBurst: number;
-	/** Before the first refusal, the rate doubles this often: 4 → 16 calls/s in 1 s, 64 in 2 s. */
+	/** Before the first refusal, the rate doubles this often: 8 → 32 calls/s in 1 s, 128 in 2 s. */
 	slowStartDoublingMs: number;
 	/** Right after a refusal, the rate is this share of the rate the key allowed (room for other clients to come back). */
 	beta: number;
@@ -27,8 +32,13 @@ export interface RateControllerOptions {
 	recoverMs: number;
 	/** The plateau is this far under the measured rate: a fixed window refuses the first call over it, and each refusal costs its delay. */
 	margin: number;
-	/** Time held on the plateau before probing upward. */
+	/** Time held on the plateau before probing upward: a client alone is refused only when it probes, and each probe costs it a pause of up to a window (12 s: a 100-item batch at 10 a second ends before its first probe). */
 	plateauMs: number;
+	/**
+	 * The plateau when the last refusal came while this client was not probing: others share the key (their probes
+	 * filled the window), and one of them may finish at any time; a probe then costs this client a pause, not the key.
+	 */
+	sharedPlateauMs: number;
 	/** Past the plateau the rate doubles this often, until the next refusal. */
 	probeDoublingMs: number;
 	/** The span over which the rate allowed is measured at a refusal. */
@@ -40,21 +50,19 @@ export interface RateControllerOptions {
 }
 
 export const RATE_DEFAULTS: RateControllerOptions = {
-	initialRate: 4,
+	initialRate: 8,
 	initialBurst: 3,
 	slowStartDoublingMs: 500,
 	beta: 0.85,
 	recoverMs: 1_000,
 	margin: 0.03,
-	plateauMs: 10_000,
+	plateauMs: 12_000,
+	sharedPlateauMs: 2_000,
 	probeDoublingMs: 1_000,
 	measureMs: 1_000,
 	minRate: 0.2,
 	maxRate: 1_000,
 };
-
-/** The share of the slow start's last measured span that the window which refused it holds (see onRefused). */
-const SLOW_START_SHARE = 2 / 3;
 
 /** The shortest span a rate is measured over: a handful of calls sent together is not a rate. */
 const MIN_SPAN_MS = 100;
@@ -74,7 +82,12 @@ export class RateController {
 	private allowed?: number;
 	/** When the answers showed room after the last cut (the probe starts then). */
 	private roomAt?: number;
-	private firstSendAt?: number;
+	/** The first call of the current epoch: since the start, or since the last pause ended. */
+	private epochAt?: number;
+	/** Cuts so far. */
+	private cuts = 0;
+	/** The last refusal came while this client held its plateau (not probing): others share the key. */
+	private shared = false;
 	/** Send times of our calls not refused, oldest first (bounded). */
 	private readonly sends: number[] = [];
 
@@ -97,12 +110,18 @@ export class RateController {
 			const low = this.allowed * this.o.beta;
 			if (t < this.o.recoverMs) r = low + (top - low) * (1 - (1 - t / this.o.recoverMs) ** 3);
 			else {
-				const probeFrom = Math.min(this.cutAt + this.o.recoverMs + this.o.plateauMs, this.roomAt ?? Infinity);
+				const probeFrom = this.probeFrom();
 				r = now <= probeFrom ? top : top * 2 ** ((now - probeFrom) / this.o.probeDoublingMs);
 			}
 		}
 		if (this.ceiling !== undefined) r = Math.min(r, this.ceiling);
 		return Math.max(this.o.minRate, Math.min(this.o.maxRate, r));
+	}
+
+	/** When the probe upward starts after the last cut: after the plateau, or when the answers showed room. */
+	private probeFrom(): number {
+		const plateau = this.shared ? this.o.sharedPlateauMs : this.o.plateauMs;
+		return Math.min(this.cutAt + this.o.recoverMs + plateau, this.roomAt ?? Infinity);
 	}
 
 	/** The answers show the key had room (a window ended with calls left): probe upward now, not after the plateau. */
@@ -136,7 +155,7 @@ export class RateController {
 	onSend(at: number): void {
 		this.refill(at);
 		this.tokens -= 1;
-		this.firstSendAt ??= at;
+		this.epochAt ??= at;
 		this.sends.push(at);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0] < at - 2 * this.o.measureMs)) this.sends.shift();
 	}
@@ -145,6 +164,7 @@ export class RateController {
 	onPauseEnd(at: number): void {
 		this.refill(at);
 		this.tokens = 1;
+		this.epochAt = undefined;
 	}
 
 	/**
@@ -157,17 +177,25 @@ export class RateController {
 		if (sentAt < this.cutAt) return;
 		this.refill(now);
 		const from = now - this.o.measureMs;
-		// Over the span measured, or the time since our first call when that is shorter (a refusal in the first instants).
-		const span = Math.max(MIN_SPAN_MS, Math.min(this.o.measureMs, now - (this.firstSendAt ?? now)));
-		const counted = this.sends.filter((at) => at >= now - span && at <= now).length;
-		let measured = (counted * 1_000) / span;
-		// The first refusal ends the slow start, whose rate grew over the span measured: the window that refused holds
-		// only the later part of it (with the rate doubling every half span, the last half holds 2/3 of the calls).
-		if (this.allowed === undefined && this.ceiling === undefined) measured *= SLOW_START_SHARE;
+		// Over the last span, and over the epoch (since the start or the last pause) when it is short: a window that
+		// began with the epoch's first calls (sent together, on a first connection that took long) holds them all.
+		const counted = this.sends.filter((at) => at >= now - this.o.measureMs && at <= now).length;
+		let measured = (counted * 1_000) / this.o.measureMs;
+		const epoch = now - (this.epochAt ?? now);
+		if (this.cuts === 0 && epoch <= 2 * this.o.measureMs) {
+			const inEpoch = this.sends.filter((at) => at >= (this.epochAt ?? now) && at <= now).length;
+			measured = Math.max(measured, (inEpoch * 1_000) / Math.max(this.o.measureMs, epoch));
+		}
 		// No call of ours went through in the span: the measure tells nothing, and the rate is cut as AWS cuts it.
 		if (counted === 0) measured = this.rate(now) * this.o.beta;
+		// A probe refused within a span of its start found nothing more: the calls of a span ago, at the rate then,
+		// went through; the span also holds the window before's last calls, which the count would take for more.
+		else if (this.allowed !== undefined) measured = Math.min(measured, Math.max(this.allowed, this.rate(now - this.o.measureMs)));
 		this.allowed = Math.max(this.o.minRate, Math.min(measured, this.ceiling ?? Infinity));
+		// Refused on the plateau (past the recovery, before the probe): the window was filled by others.
+		this.shared = this.cuts > 0 && now >= this.cutAt + this.o.recoverMs && now < this.probeFrom();
 		this.cutAt = now;
+		this.cuts++;
 		this.roomAt = undefined;
 		this.tokens = Math.min(this.tokens, 1);
 		while (this.sends.length > 0 && this.sends[0] < from) this.sends.shift();

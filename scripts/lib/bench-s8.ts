@@ -12,7 +12,8 @@ import { startSandbox } from '../../sandbox/server';
 import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
 import { forkWorker, runOnWorker } from './bench-workers';
-import { gridCases, gridLimitMs, GRID_FORMS, GRID_QUOTA, GRID_TARGETS, type GridCase, type GridResult } from './pacing-grid';
+import type { GridChartRow } from './bench-charts';
+import { gridCases, gridLimitMs, GRID_CLIENTS, GRID_FORMS, GRID_QUOTA, GRID_TARGETS, type GridCase, type GridResult } from './pacing-grid';
 
 const ROOT = `${__dirname}/../..`;
 
@@ -100,7 +101,7 @@ export function s8Tables(results: GridResult[]): string {
 	const out: string[] = [];
 	const latencies = [...new Set(results.map((r) => r.latencyMs))];
 	for (const clients of [...new Set(results.map((r) => r.clients))]) {
-		out.push(`**${clients}** (wall ÷ quota-bound limit, share answered 429; failed items and credits where not 0 and = items)\n`);
+		out.push(`**${GRID_CLIENTS.find((c) => c.id === clients)?.label ?? clients}** (wall ÷ quota-bound limit, share answered 429; failed items and credits where not 0 and = items)\n`);
 		out.push(`| form | ${latencies.map((l) => `L = ${l / 1000} s`).join(' | ')} |`);
 		out.push(`|---|${latencies.map(() => '---').join('|')}|`);
 		for (const form of GRID_FORMS) {
@@ -115,4 +116,14 @@ export function s8Tables(results: GridResult[]): string {
 		out.push('');
 	}
 	return out.join('\n');
+}
+
+/** The chart's rows: the forms and client setups by their labels. */
+export function s8ChartRows(results: GridResult[]): GridChartRow[] {
+	return results.map((r) => ({
+		form: GRID_FORMS.find((f) => f.id === r.form)?.label ?? r.form,
+		latencyMs: r.latencyMs,
+		clients: GRID_CLIENTS.find((c) => c.id === r.clients)?.label ?? r.clients,
+		ratio: r.ratio,
+	}));
 }

@@ -30,14 +30,48 @@ describe('RateController', () => {
 		for (let t = 0; t < 2_000; t += 100) rc.onSend(t);
 		rc.onRefused(1_950, 2_000);
 		const allowed = rc.report(2_000).allowed as number;
-		// The slow start's last second holds 2/3 of the window that refused (see SLOW_START_SHARE).
-		expect(allowed).toBeGreaterThan(5);
-		expect(allowed).toBeLessThanOrEqual(10);
+		// Our calls of the last second that were not refused: 10 a second.
+		expect(allowed).toBe(10);
 		expect(rc.rate(2_000)).toBeCloseTo(allowed * RATE_DEFAULTS.beta);
 		const top = allowed * (1 - RATE_DEFAULTS.margin);
 		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs)).toBeCloseTo(top);
 		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs)).toBeCloseTo(top);
 		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs + RATE_DEFAULTS.probeDoublingMs)).toBeCloseTo(2 * top);
+	});
+
+	test('the first refusal measures over the epoch when the last second misses its first calls (sent together on a slow first connection)', () => {
+		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 3 });
+		for (const t of [0, 0, 0, 300, 450, 600, 750, 900, 1_000, 1_050]) rc.onSend(t);
+		rc.onRefused(1_060, 1_070);
+		// 7 calls in the last second, 10 over the 1.07 s since the first.
+		expect(rc.report(1_070).allowed).toBeCloseTo(10_000 / 1_070);
+	});
+
+	test('a probe refused within a span of its start found nothing more: the rate allowed stays where it was', () => {
+		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 1, plateauMs: 2_000 });
+		for (let t = 0; t < 1_000; t += 100) rc.onSend(t);
+		rc.onRefused(950, 1_000);
+		const first = rc.report(1_000).allowed as number;
+		// The probe starts at 4 s; by 4.6 s it sends faster than before, and a refusal comes.
+		for (let t = 1_000; t < 4_600; ) {
+			t = rc.nextSendAt(t);
+			rc.onSend(t);
+		}
+		const before = Math.max(first, rc.rate(3_600));
+		rc.onRefused(4_590, 4_600);
+		expect(rc.report(4_600).allowed).toBeLessThanOrEqual(before + 1e-9);
+	});
+
+	test('refused on its plateau (not probing), a client shares the key: it probes after the short plateau', () => {
+		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 1 });
+		for (let t = 0; t < 1_000; t += 100) rc.onSend(t);
+		rc.onRefused(950, 1_000);
+		for (let t = 1_000; t < 5_000; t += 125) rc.onSend(t);
+		rc.onRefused(4_990, 5_000);
+		const top = rc.rate(5_000 + RATE_DEFAULTS.recoverMs);
+		const probe = 5_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.sharedPlateauMs;
+		expect(rc.rate(probe)).toBeCloseTo(top);
+		expect(rc.rate(probe + RATE_DEFAULTS.probeDoublingMs)).toBeCloseTo(2 * top);
 	});
 
 	test('refusals of calls sent before the last cut are the same crowding: one cut', () => {
