@@ -91,6 +91,10 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 	function decideFault(routeName: string, actualName: string): FaultDecision | undefined {
 		const f = rt.opts.faults;
 		if (f.routes && f.routes.length > 0 && !f.routes.includes(routeName) && !f.routes.includes(actualName)) return undefined;
+		if ((f.passNext ?? 0) > 0) {
+			rt.opts.faults = { ...f, passNext: (f.passNext ?? 0) - 1 };
+			return undefined;
+		}
 		if (takeCounter('timeoutNext')) return { kind: 'timeout' };
 		if (takeCounter('resetNext')) return { kind: 'reset' };
 		if (takeCounter('burst429')) return { kind: 'burst429' };
@@ -120,13 +124,15 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		return { w, rule, resetAt: w.start + rule.windowMs };
 	}
 
-	/** The retry fields of a 429: the `retryHeader` form; only `Retry-After: <s>` with rateLimitHeaders 'retry-after'; none with 'ietf' (its RateLimit field says it). */
+	/** The retry fields of a 429: the `retryHeader` form; only `Retry-After` (seconds or date) with rateLimitHeaders 'retry-after' / 'retry-after-date'; none with 'ietf' and 'ratelimit' (their own fields say it). */
 	function retryHeaders(resetAtMs: number, secondsHint?: number): Record<string, string> {
 		const now = Date.now();
 		const seconds = secondsHint ?? Math.max(1, Math.ceil((resetAtMs - now) / 1000));
 		const at = secondsHint !== undefined ? now + secondsHint * 1000 : resetAtMs;
-		if (rt.opts.rateLimitHeaders === 'ietf') return {};
+		if (rt.opts.rateLimitHeaders === 'ietf' || rt.opts.rateLimitHeaders === 'ratelimit') return {};
 		if (rt.opts.rateLimitHeaders === 'retry-after') return { 'Retry-After': String(seconds) };
+		// HTTP dates have a 1 s resolution: round up so the client never retries early.
+		if (rt.opts.rateLimitHeaders === 'retry-after-date') return { 'Retry-After': new Date(Math.ceil(at / 1000) * 1000).toUTCString() };
 		switch (rt.opts.retryHeader) {
 			case 'http-date':
 				// HTTP dates have a 1 s resolution: round up so the client never retries early.

@@ -163,7 +163,12 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 	function rateLimitFields(rate: RateInfo): Record<string, string> {
 		switch (opts.rateLimitHeaders) {
 			case 'retry-after':
+			case 'retry-after-date':
 				return {};
+			case 'ratelimit': {
+				const t = Math.max(1, Math.ceil((rate.resetAt - Date.now()) / 1000));
+				return { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(t) };
+			}
 			case 'ietf': {
 				const policy = JSON.stringify(rate.policy);
 				const t = Math.max(0, Math.ceil((rate.resetAt - Date.now()) / 1000));

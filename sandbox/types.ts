@@ -18,11 +18,13 @@ import type { AccountRecord, KeyRecord, PostRecord, SandboxState } from './state
 export type RetryHeader = 'seconds' | 'http-date' | 'reset';
 /**
  * Which rate-limit fields the answers carry: `X-RateLimit-*` (and the
- * `retryHeader` form on a 429), the IETF `RateLimit-Policy` / `RateLimit`
- * structured fields only, or only `Retry-After` on a 429.
+ * `retryHeader` form on a 429), separate `RateLimit-Limit` / `-Remaining` /
+ * `-Reset` (seconds to wait), the IETF `RateLimit-Policy` / `RateLimit`
+ * structured fields only, or only `Retry-After` on a 429 (in seconds, or as an
+ * HTTP date).
  */
-export type RateLimitHeaders = 'x-ratelimit' | 'ietf' | 'retry-after';
-export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ietf', 'retry-after'];
+export type RateLimitHeaders = 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date';
+export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ratelimit', 'ietf', 'retry-after', 'retry-after-date'];
 /** Order of GET /posts by publication time (the spec does not say). */
 export type ListOrder = 'newest-first' | 'oldest-first';
 export const LIST_ORDERS: readonly ListOrder[] = ['newest-first', 'oldest-first'];
@@ -85,8 +87,13 @@ export interface SandboxOptions {
 	 *   `RateLimit-Policy: "<bucket>";q=<limit>;w=<window s>` and
 	 *   `RateLimit: "<bucket>";r=<remaining>;t=<s to reset>` (whole seconds,
 	 *   rounded up); a 429 has no Retry-After and no X-RateLimit-*;
+	 * - 'ratelimit': `RateLimit-Limit`, `RateLimit-Remaining` and
+	 *   `RateLimit-Reset` (whole seconds to wait, rounded up) on every answer,
+	 *   a 429 included, and nothing else (the older IETF draft's separate fields);
 	 * - 'retry-after': no rate-limit field on other answers, only
-	 *   `Retry-After: <s>` on a 429.
+	 *   `Retry-After: <s>` on a 429;
+	 * - 'retry-after-date': the same with `Retry-After` as an HTTP date (the
+	 *   window's end rounded up to the second).
 	 */
 	rateLimitHeaders: RateLimitHeaders;
 	quota: Partial<Quotas>;
@@ -193,6 +200,8 @@ export interface FaultOptions {
 	htmlNext?: number;
 	/** The next n matching requests never get an answer (socket held until close). */
 	timeoutNext?: number;
+	/** The next n matching requests pass untouched before any fault applies: a counted fault (`errorNext`…) then hits the (n+1)-th. */
+	passNext?: number;
 	/** Limit faults to these routes, written "METHOD /path" as in the catalogue (e.g. "POST /generate"). */
 	routes?: string[];
 	/** Apply 5xx / reset / timeout / HTML / malformed faults after the operation ran (and charged). */

@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: reproducible figures, printed as a table and written to
- * docs/benchmarks.md. Not a test: it measures and reports; it never tunes
- * itself to meet a target.
+ * docs/benchmarks.md (its generated block `bench-figures`; the report around
+ * it is kept by hand) with the chart of section 1, docs/images/bench-batches.svg
+ * (scripts/lib/bench-charts.ts). Not a test: it measures and reports; it never
+ * tunes itself to meet a target.
  *
  *   1. Batches under a quota, against the quota-bound limit
  *      (⌈N/Q⌉ − 1) × W + L (the first window is free; the last call still
@@ -68,6 +70,9 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/serv
 import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
 import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
 import { poll, runNode } from '../test/n8n/helpers/context';
+import { BENCH_CHART_FILE, batchChart, wayLegend } from './lib/bench-charts';
+import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
+import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runExecutions } from './lib/bench-executions';
 import type { ExecutionOutcome, ExecutionsSpec, NodeKind } from './lib/bench-executions';
@@ -968,15 +973,15 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
-/** The paragraph on (e): how it ran, or why it did not. */
-function n8nBatchingNote(ran: boolean, skipped: string[]): string {
-	const how =
+/** The paragraph on (e): how it ran (unless `how` is false: docs/benchmarks.md says it once), and why it did not. */
+function n8nBatchingNote(ran: boolean, skipped: string[], how = true): string {
+	const text =
 		`(e) is n8n's own HTTP Request node (v${HTTP_NODE_VERSION}) in a real n8n ${n8nRuntime.N8N_VERSION} (\`n8n execute --id … --rawOutput\`, one process at a time, after the other ways): Manual Trigger → Code (the N prompts as items) → HTTP Request, POST /generate with the JSON body {prompt} (Send Body, Using Fields Below) and Authorization: Bearer <key> from a Header Auth credential; ` +
 		'Options › Batching with Items per Batch = Q and Batch Interval (ms) = W, the quota as a user reads it; Settings › Retry On Fail on with n8n\'s defaults (Max. Tries 3, Wait Between Tries 1000 ms) and On Error: Continue (regular output), so a refused item comes out with `error` and counts as failed; Never Error and the full response off (the defaults). ' +
 		"Its wall time is the HTTP Request node's own time in n8n's execution data (`executionTime`, from before its first try to after its last), without n8n's start-up, the trigger and the Code node. " +
 		'The node sends each batch without waiting for the answers, so nothing caps the calls in flight (C = N); its limit is the quota-bound limit, like every way of S1–S3.';
-	if (skipped.length === 0) return how;
-	return `${how}\n\n**(e) ${ran ? 'left out of' : 'not run'}:** ${skipped.join('; ')}.`;
+	const why = skipped.length === 0 ? '' : `**(e) ${ran ? 'left out of' : 'not run'}:** ${skipped.join('; ')}.`;
+	return [...(how ? [text] : []), ...(why ? [why] : [])].join('\n\n');
 }
 
 const LIMIT_TEXT =
@@ -990,7 +995,8 @@ const EXECUTIONS_TEXT =
 	'In S6 each process is a separate node process (scripts/bench-process.ts, forked with IPC, each with its own modules, as queue-mode workers are); the processes load their modules first and all start on one go, so that their start-up is not timed. ' +
 	'N is the items of every execution of every process; "executions with a failure" counts the executions with at least one failed item.';
 
-function batchSection(scenarios: Scenario[], resultsOf: (sc: Scenario) => BatchResult[], n8nNote: string): string {
+/** Section 1: a table per scenario, after the method's paragraphs (`method`: the console's report; docs/benchmarks.md states the method once, by hand). */
+function batchSection(scenarios: Scenario[], resultsOf: (sc: Scenario) => BatchResult[], n8nNote: string, method = true): string {
 	const parts = scenarios.map((sc) => {
 		const rows = resultsOf(sc);
 		const many = isExecutionScenario(sc) && executionCount(sc) > 1;
@@ -1028,13 +1034,8 @@ function batchSection(scenarios: Scenario[], resultsOf: (sc: Scenario) => BatchR
 		);
 	});
 	const hasExecutions = scenarios.some(isExecutionScenario);
-	return (
-		'### 1. Batches under a quota, against the quota-bound limit\n\n' +
-		`${LIMIT_TEXT}\n\n` +
-		(hasExecutions ? `${EXECUTIONS_TEXT}\n\n` : '') +
-		`${n8nNote}\n\n` +
-		parts.join('\n\n')
-	);
+	const text = method ? [LIMIT_TEXT, ...(hasExecutions ? [EXECUTIONS_TEXT] : [])] : [];
+	return ['### 1. Batches under a quota, against the quota-bound limit', ...text, ...(n8nNote ? [n8nNote] : []), ...parts].join('\n\n');
 }
 
 /**
@@ -1062,6 +1063,18 @@ function summaryLine(results: BatchResult[], targets: string[][], n8nSkipped: st
 	const missed = targets.filter((t) => t[2] === 'MISSED').map((t) => t[0]);
 	out.targets = { met: targets.length - missed.length, missed: missed.length, missedNames: missed };
 	return `BENCH_SUMMARY ${JSON.stringify(out)}`;
+}
+
+/** The block of docs/benchmarks.md that each full run rewrites. */
+const FIGURES_BLOCK = 'bench-figures';
+
+/** The batch chart's rows: every way of every scenario, in the report's order, with the ratios as the report gives them (so that scripts/bench-charts.ts draws the same chart from the report). */
+function batchChartRows(results: BatchResult[]): BatchChartRow[] {
+	return SCENARIOS.flatMap((sc) =>
+		results
+			.filter((r) => r.scenario === sc.id && r.part === sc.part)
+			.map((r) => ({ scenario: scenarioKey(sc), way: wayLegend(r.way), ratio: Number(r.ratio.toFixed(3)), ...(r.failed > 0 ? { failed: r.failed } : {}) })),
+	);
 }
 
 /** The targets of the batches (section 1), on the ways measured; the default way (a) of the new node, not the baseline. */
@@ -1127,6 +1140,9 @@ async function main() {
 	const started = Date.now();
 	const m = machine();
 	const build = ensureBuilt();
+	const reportFile = join(ROOT, 'docs/benchmarks.md');
+	// Fail now, not after the run, when the report has lost its generated block.
+	if (WRITE) replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(FIGURES_BLOCK, 'npm run bench'), blockEnd(FIGURES_BLOCK), '', 'docs/benchmarks.md');
 	await loadZapierHelpers();
 	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}`);
 
@@ -1213,7 +1229,6 @@ async function main() {
 	];
 
 	const sections: string[] = [];
-	sections.push(batchSection(chosen, resultsOf, n8nNote));
 	sections.push(
 		`### 2. Poll cost (${POLLS} steady-state polls after activation; 0–3 new items between polls)\n\n` +
 			table(
@@ -1242,19 +1257,16 @@ async function main() {
 	);
 	sections.push('### Targets\n\n' + table(['target', 'measured', 'verdict'], targets));
 
-	const report = sections.join('\n\n');
+	const report = [batchSection(chosen, resultsOf, n8nNote), ...sections].join('\n\n');
+	const ran = results.some((r) => r.way === '(e)');
+	const fileReport = [batchSection(chosen, resultsOf, n8nBatchingNote(ran, n8nSkipped, false), false), ...sections].join('\n\n');
 	process.stdout.write(`\n${report}\n\nbench took ${sec(Date.now() - started)}\n`);
 	const summary = summaryLine(results, targets, n8nSkipped);
 
 	if (WRITE) {
-		const file = join(ROOT, 'docs/benchmarks.md');
-		const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-		const notes = /<!-- notes -->[\s\S]*$/.exec(previous)?.[0] ?? '<!-- notes -->\n';
-		const header =
-			'# Benchmarks\n\n' +
-			'Produced by `npm run bench` (`scripts/bench.ts`, run with `ts-node --transpile-only --prefer-ts-exts`), against the sandbox on 127.0.0.1. ' +
-			'The figures below are rewritten by each run; the notes at the end are kept. ' +
-			'Section 1 measures each batch against its quota-bound limit (⌈N/Q⌉ − 1) × W + L (the first window is free; the last call still takes its latency L; S4, without a binding quota: N·L/C).\n\n' +
+		// docs/benchmarks.md is a report kept by hand around one generated block, the figures of the latest run.
+		const file = reportFile;
+		const figures =
 			`Run of ${new Date().toISOString()}: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\`, ${build}.\n\n` +
 			table(['machine', ''], [
 				['CPUs (`nproc`)', m.nproc],
@@ -1263,9 +1275,12 @@ async function main() {
 				['Node', m.node],
 				['platform', m.platform],
 				['load average (1/5/15 min) at the start', m.load],
-			]);
-		writeFileSync(file, `${header}\n\n${report}\n\n${notes}`);
+			]) +
+			`\n\n${fileReport}`;
+		writeFileSync(file, replaceBetween(readFileSync(file, 'utf8'), blockStart(FIGURES_BLOCK, 'npm run bench'), blockEnd(FIGURES_BLOCK), figures, 'docs/benchmarks.md'));
 		log(`wrote ${file}`);
+		writeFileSync(join(ROOT, BENCH_CHART_FILE), batchChart(batchChartRows(results)));
+		log(`wrote ${BENCH_CHART_FILE}`);
 	}
 	// Last line of the output, for scripts.
 	process.stdout.write(`${summary}\n`);

@@ -29,9 +29,11 @@ import {
 import { newWalk, normaliseList, stallMessage, stepWalk } from './lists';
 import { creditsRemainingOf, parseOutput, readListItems } from './parse';
 import { buildRequest } from './request';
+import type { PaidCallMemo } from './paid-memory';
+import { errorOfUnclear, unclearFailureOf } from './paid-memory';
 import type { Slot } from './pacing';
 import { Pacer, PauseTooLong, describeQuota } from './pacing';
-import { headerValue, readRateLimit, readResponse } from './response';
+import { readRateLimit, readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry } from './retry';
 import type { HttpRequest, HttpResponse, Send, Sleep } from './transport';
@@ -83,6 +85,8 @@ export interface CallOptions {
 	minCreditsToKeep?: number;
 	/** Extra query parameters (pagination). */
 	query?: Record<string, string | number | undefined>;
+	/** The memory of paid calls' outcomes for this item (paid-memory.ts): a paid call it holds is not sent again. */
+	memo?: PaidCallMemo;
 }
 
 export interface ListOptions extends CallOptions {
@@ -194,6 +198,10 @@ class ClientCore {
 			this.credits.observe(creditsRemainingOf(out));
 			return out;
 		}
+		// A paid call the memory holds: its answer again, or its ambiguous failure again; nothing is sent.
+		const ticket = options.memo?.open(request);
+		if (ticket?.recalled?.kind === 'answered') return ticket.recalled.value;
+		if (ticket?.recalled?.kind === 'unclear') throw errorOfUnclear(ticket.recalled.failure);
 		// A paid call reserves its cost before it is sent (and is refused here when that would pass the floor).
 		const reservation = await this.credits.reserve(
 			getOperation(key).cost,
@@ -211,10 +219,17 @@ class ClientCore {
 			failed = true;
 		}
 		if (failed) {
-			this.credits.settle(reservation, endOf(failure));
+			const end = endOf(failure);
+			this.credits.settle(reservation, end);
+			if (ticket && options.memo && end === 'charged') {
+				// May have been carried out: remembered, so that a re-run of the step fails it again rather than paying twice.
+				if (failure instanceof Error) failure.message = `${failure.message} ${options.memo.advice}`;
+				ticket.keep({ kind: 'unclear', failure: unclearFailureOf(failure) });
+			}
 			throw failure;
 		}
 		this.credits.settle(reservation, 'charged', creditsRemainingOf(out));
+		ticket?.keep({ kind: 'answered', value: out });
 		return out;
 	}
 
@@ -366,7 +381,8 @@ class ClientCore {
 					}
 				}
 			} finally {
-				const refused = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
+				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: an answer, for the pacing.
+				const refused = error instanceof RateLimitedError;
 				const rate = response ? readRateLimit(response.headers, this.now()) : undefined;
 				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
 			}
@@ -393,7 +409,7 @@ class ClientCore {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: every call of this operation on the key waits this delay (plus the jitter that spreads the clients), then the next attempt goes.
-				this.pacer.pause(decision.delayMs, key, { coarse: coarseDelay(response) });
+				this.pacer.pause(decision.delayMs, key);
 			} else if (refusal) {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
 				await this.sleep(decision.delayMs);
@@ -437,13 +453,6 @@ class ClientCore {
 			operation: key,
 		});
 	}
-}
-
-/** The refusal's delay came only as the IETF `t` (whole seconds to the reset), not as `Retry-After` or a reset time. */
-function coarseDelay(response: HttpResponse | undefined): boolean {
-	if (!response || headerValue(response.headers, 'retry-after') !== undefined) return false;
-	const rate = readRateLimit(response.headers, 0);
-	return rate.resetAt === undefined && rate.resetInMs !== undefined;
 }
 
 /** How a failed paid call ends for the credit floor: charged when the service may have carried it out. */

@@ -7,6 +7,7 @@ import type { IdeaSelection, InputOf, OutputOf } from './catalogue';
 import { GUIDED_OPERATION, GUIDED_STEP_FIELDS } from './catalogue';
 
 import { GuidedIncompleteError, PostWriterError, ValidationError } from './errors';
+import type { PaidCallMemo } from './paid-memory';
 import type { RetryPolicy } from './retry';
 import { MIN_ATTEMPT_MS } from './retry';
 import type { Answer, Idea, Question, Verdict } from './types';
@@ -16,6 +17,7 @@ import { isObj, str } from './values';
 type StepKey = 'startPostCreation' | 'preparePost' | 'writePost' | 'validatePost' | 'refinePost';
 interface StepOptions {
 	retry?: Partial<RetryPolicy>;
+	memo?: PaidCallMemo;
 }
 export type GuidedClient = { [K in StepKey]: (input: InputOf<K>, options?: StepOptions) => Promise<OutputOf<K>> } & { now(): number };
 
@@ -103,6 +105,8 @@ export interface GuidedOptions {
 	deadline?: number;
 	retry?: Partial<RetryPolicy>;
 	onStep?: (step: string, workflowId?: string) => void;
+	/** The memory of the item's paid calls (paid-memory.ts): steps answered before are not paid again. */
+	memo?: PaidCallMemo;
 }
 
 export interface GuidedOutput {
@@ -228,7 +232,7 @@ export async function runGuided(client: GuidedClient, input: GuidedInput, option
 		throw new ValidationError(IDEA_NUMBER.name, `must be a whole number of ${firstIdea} or more (${firstIdea} for the first idea), got ${input.ideaIndex}.`);
 	}
 	const callOptions = (): StepOptions => {
-		if (options.deadline === undefined) return { retry: options.retry };
+		if (options.deadline === undefined) return { retry: options.retry, memo: options.memo };
 		const left = options.deadline - client.now();
 		if (left < MIN_ATTEMPT_MS) {
 			const { workflowId, step } = ctx;
@@ -241,7 +245,7 @@ export async function runGuided(client: GuidedClient, input: GuidedInput, option
 					)
 				: new GuidedIncompleteError(`${GUIDED_OPERATION.name} ran out of time before it could start a workflow. Try again.`, workflowId, { field: 'workflowId' });
 		}
-		return { retry: { ...options.retry, maxTotalWaitMs: Math.min(options.retry?.maxTotalWaitMs ?? Infinity, left) } };
+		return { retry: { ...options.retry, maxTotalWaitMs: Math.min(options.retry?.maxTotalWaitMs ?? Infinity, left) }, memo: options.memo };
 	};
 	const run = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
 		ctx.step = name;

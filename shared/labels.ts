@@ -14,6 +14,8 @@ export const OTHER_FIELD_LABELS: Readonly<Record<string, string>> = {
 	minCreditsToKeep: 'Minimum Credits to Keep',
 	concurrency: 'Concurrency',
 	maxQuotaWait: 'Maximum Wait for the Quota',
+	resendUnclear: 'Send Again After an Unclear Failure',
+	paidMemoryMinutes: 'Remember Paid Answers For (Minutes)',
 	ideas: 'Ideas',
 	input: 'Input',
 };

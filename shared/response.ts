@@ -17,27 +17,32 @@ export function headerValue(headers: Record<string, HeaderValue> | undefined, na
 	return undefined;
 }
 
-/** `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a time (ms on `now`'s clock): epoch ms, epoch s (decimals allowed), seconds from now, or a date. A time already past is kept as it is. */
-function resetTime(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
+/**
+ * `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a time (ms on `now`'s clock): epoch ms, epoch s
+ * (decimals allowed), seconds from now, or a date. A time already past is kept as it is. `exact` when it is told to
+ * the millisecond (epoch ms, or seconds with decimals); whole seconds and dates are rounded by the server.
+ */
+function resetTime(headers: Record<string, HeaderValue> | undefined, now: number): { at: number; exact: boolean } | undefined {
 	for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset']) {
 		const raw = headerValue(headers, name)?.trim();
 		if (!raw) continue;
 		if (/^\d+(\.\d+)?$/.test(raw)) {
 			const n = Number(raw);
-			if (n > 1e12) return n; // epoch ms
-			if (n > 1e9) return Math.round(n * 1000); // epoch s
-			return now + Math.round(n * 1000); // seconds from now
+			const decimals = raw.includes('.');
+			if (n > 1e12) return { at: n, exact: true }; // epoch ms
+			if (n > 1e9) return { at: Math.round(n * 1000), exact: decimals }; // epoch s
+			return { at: now + Math.round(n * 1000), exact: decimals }; // seconds from now
 		}
 		const at = Date.parse(raw);
-		if (!Number.isNaN(at)) return at;
+		if (!Number.isNaN(at)) return { at, exact: false };
 	}
 	return undefined;
 }
 
 /** The reset as a delay from now (0 when already past). */
 function resetDelay(headers: Record<string, HeaderValue> | undefined, now: number): number | undefined {
-	const at = resetTime(headers, now);
-	return at === undefined ? undefined : Math.max(0, at - now);
+	const reset = resetTime(headers, now);
+	return reset === undefined ? undefined : Math.max(0, reset.at - now);
 }
 
 function headerCount(headers: Record<string, HeaderValue> | undefined, names: readonly string[]): number | undefined {
@@ -60,8 +65,10 @@ function headerCount(headers: Record<string, HeaderValue> | undefined, names: re
 export interface RateLimitInfo {
 	limit?: number;
 	remaining?: number;
-	/** When the window ends, on the caller's clock (ms). Left out when only a whole number of seconds from now is known (the IETF `t`): too coarse to tell windows apart. */
+	/** When the window ends, on the caller's clock (ms). Left out when only the IETF `t` tells it (see resetInMs). */
 	resetAt?: number;
+	/** False when `resetAt` is rounded to the second (whole seconds, an epoch in seconds, a date): not a window end to hold calls for. */
+	resetExact?: boolean;
 	/** The window's length (ms), from the IETF policy's `w`. */
 	windowMs?: number;
 	/** Seconds to the reset as the IETF `t` says (whole seconds). */
@@ -120,7 +127,8 @@ function readIetf(headers: Record<string, HeaderValue> | undefined): RateLimitIn
 export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number): RateLimitInfo {
 	const limit = headerCount(headers, ['x-ratelimit-limit', 'ratelimit-limit', 'x-rate-limit-limit']);
 	const remaining = headerCount(headers, ['x-ratelimit-remaining', 'ratelimit-remaining', 'x-rate-limit-remaining']);
-	const out: RateLimitInfo = { limit, remaining, resetAt: resetTime(headers, now) };
+	const reset = resetTime(headers, now);
+	const out: RateLimitInfo = { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact };
 	const ietf = readIetf(headers);
 	if (ietf.limit !== undefined || ietf.remaining !== undefined || ietf.windowMs !== undefined) {
 		out.limit ??= ietf.limit;

@@ -1,5 +1,5 @@
 /**
- * Adding an operation (README, "Adding an operation"): one catalogue entry in
+ * Adding an operation (CONTRIBUTING.md, "Adding an operation"): one catalogue entry in
  * shared/catalogue.ts, then one place per platform and one sandbox handler.
  * This test walks every catalogue operation through every place and, when one
  * is forgotten, fails with the file to edit.
@@ -53,7 +53,7 @@ function missingPlaces(key: OperationKey): string[] {
 	return missing;
 }
 
-test('every catalogue operation is wired in every place (README: Adding an operation)', () => {
+test('every catalogue operation is wired in every place (CONTRIBUTING.md: Adding an operation)', () => {
 	expect(OPERATION_KEYS.length).toBeGreaterThanOrEqual(18);
 	expect(OPERATION_KEYS.flatMap(missingPlaces)).toEqual([]);
 });

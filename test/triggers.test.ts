@@ -1,5 +1,5 @@
 /**
- * Adding a trigger (README, "Adding a trigger", under "Adding an
+ * Adding a trigger (CONTRIBUTING.md, "Adding a trigger", under "Adding an
  * operation"): one declaration in shared/triggers.ts and its pure event
  * logic in shared/; both platforms run every event of the catalogue, with no
  * line of their own. This test walks every trigger event through every place
@@ -50,7 +50,7 @@ function missingPlaces({ key, name, label }: Named): string[] {
 
 const named = (key: TriggerKey): Named => ({ key, name: getTrigger(key).name, label: getTrigger(key).zapier?.label ?? getTrigger(key).name });
 
-test('every trigger event is wired in every place (README: Adding a trigger)', () => {
+test('every trigger event is wired in every place (CONTRIBUTING.md: Adding a trigger)', () => {
 	expect(TRIGGER_KEYS).toHaveLength(5);
 	expect(TRIGGER_KEYS.map(named).flatMap(missingPlaces)).toEqual([]);
 });

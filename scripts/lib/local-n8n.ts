@@ -24,7 +24,7 @@ import type { Sandbox } from '../../sandbox';
 import type { N8nInstall, RuntimeName } from './n8n-install';
 import { ensureN8n } from './n8n-install';
 import { buildAndPack, unpack } from './n8n-package';
-import { n8nEnv, runN8n } from './n8n-process';
+import { editorUp, n8nEnv, runN8n } from './n8n-process';
 import type { CredentialRef, N8nWorkflow } from './n8n-workflows';
 import { adaptWorkflow, startSandbox } from './n8n-workflows';
 import type { Log } from './paths';
@@ -246,14 +246,7 @@ async function bringUp(handle: Handle, { runtime, userFolder, keySeed, importExa
 		exited = true;
 		if (!handle.stopping && handle.up && onExit) onExit(code, signal);
 	});
-	const up = await waitUntil(async () => {
-		if (exited) return true;
-		try {
-			return (await fetch(`${editorUrl}/healthz`)).status === 200 && /Editor is now accessible/.test(fs.readFileSync(logFile, 'utf8'));
-		} catch {
-			return false;
-		}
-	}, 240_000);
+	const up = await waitUntil(async () => exited || (await editorUp(editorUrl, logFile)), 240_000);
 	if (exited) throw new Error(`n8n stopped while starting (exit ${child.exitCode ?? child.signalCode}); see ${logFile}`);
 	if (!up) throw new Error(`n8n did not come up within 4 minutes; see ${logFile}`);
 	handle.up = true;

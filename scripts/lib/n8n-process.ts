@@ -130,3 +130,12 @@ export function parseRunOutput(text: string): N8nRunData | undefined {
 	}
 	return undefined;
 }
+
+/** n8n's editor answers: /healthz is 200 and `logFile` (n8n start's output) says the editor is accessible. */
+export async function editorUp(url: string, logFile: string): Promise<boolean> {
+	try {
+		return (await fetch(`${url}/healthz`)).status === 200 && /Editor is now accessible/.test(fs.readFileSync(logFile, 'utf8'));
+	} catch {
+		return false;
+	}
+}

@@ -17,7 +17,7 @@ export { buildN8n } from './n8n-build';
 export type { BuildResult } from './n8n-build';
 export { buildAndPack, withBuildLock, unpack } from './n8n-package';
 export type { PackedPackage } from './n8n-package';
-export { n8nEnv, runN8n, parseRunOutput } from './n8n-process';
+export { n8nEnv, runN8n, parseRunOutput, editorUp } from './n8n-process';
 export type { RunN8nOptions, N8nRun, N8nRunData, N8nTaskData, N8nItem } from './n8n-process';
 export { freePort, portInUse, killGroup } from './processes';
 export { startSandbox, publishNow, adaptWorkflow } from './n8n-workflows';

@@ -210,6 +210,39 @@ export function chaosContext(seed: string) {
 export { PROMPTS, GENERATE, noKeyIn };
 
 /**
+ * A step replayed after an ambiguous failure: the SDK's caller or Zapier
+ * (Replay, autoreplay) sends it again as one new call, for one item. Neither
+ * keeps a memory between calls (only the n8n node does, within its process),
+ * so the replay may be charged once more: one extra charge at most, for that
+ * item alone, and the README says no more.
+ */
+export function replayCase(driver: Driver, seed: string): void {
+	if (driver.skipReason()) return;
+	describe(`${driver.name}: a step replayed after an ambiguous failure`, () => {
+		const h = chaosContext(seed);
+		test.each(AMBIGUOUS_KINDS.filter(([name]) => ['502', 'timeout'].includes(name)))(
+			'%s after the charge, then one replay: the prompt charged twice at most, one request per call, no other prompt charged',
+			async (_name, faults) => {
+				const c = h.chaos;
+				const [prompt, other] = PROMPTS;
+				c.faultNth(GENERATE, 1, { ...faults, faultAfterHandling: true });
+				c.sb.resetStats();
+				const failed = await driver.generate(h.ctx(), [prompt], { continueOnFail: true });
+				expect(failed.outcomes.map((o) => o.ok)).toEqual([false]);
+				expect(failed.outcomes[0].error).toMatch(/may already have been carried out|may have received it|charged/i);
+				c.clearFaults();
+				const replayed = await driver.generate(h.ctx(), [prompt], { continueOnFail: true });
+				expect(replayed.outcomes.map((o) => o.ok)).toEqual([true]);
+				// Each call sent its request once: the client never resends a paid call itself.
+				expect(c.sb.stats.byRoute[GENERATE]).toBe(2);
+				expect(c.sb.stats.chargesByInput).toEqual({ [`generate:${prompt}`]: 2 });
+				expect(c.sb.stats.chargesByInput[`generate:${other}`]).toBeUndefined();
+			},
+		);
+	});
+}
+
+/**
  * The matrix runs on a paging convention other than the sandbox's default:
  * `{object: 'list', data, has_more}` paged by `starting_after=<last id>`, with
  * pages of at most 20 (below the 50 or 100 the platforms ask for).

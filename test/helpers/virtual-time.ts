@@ -50,7 +50,16 @@ export function virtualTime(start = 1_700_000_000_000): VirtualTime {
 	};
 }
 
-export type HeaderMode = 'none' | 'retry-after' | 'full' | 'ietf';
+/**
+ * What the answers say of the quota:
+ * - 'none': nothing (a 429 without a delay);
+ * - 'retry-after' / 'retry-after-date': only `Retry-After` on a 429, in whole seconds (rounded up) or as an HTTP date (rounded up to the second);
+ * - 'full': `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds to the millisecond) on every answer, `Retry-After` on a 429;
+ * - 'x-ratelimit-no-reset': `X-RateLimit-Limit` and `-Remaining` on every answer, `Retry-After` on a 429;
+ * - 'ratelimit': `RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to wait, whole, rounded up) on every answer, nothing else;
+ * - 'ietf': the IETF fields only (`RateLimit-Policy` q and w, `RateLimit` r and t in whole seconds) on every answer.
+ */
+export type HeaderMode = 'none' | 'retry-after' | 'retry-after-date' | 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf';
 
 export interface FakeServiceOptions {
 	latencyMs?: number;
@@ -83,7 +92,12 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 	const stats = { maxInFlight: 0, refused429: 0, charged: 0 };
 
 	const quotaHeaders = (remaining: number, resetAt: number): Record<string, string> => {
-		if (mode === 'full') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(resetAt / 1000) };
+		if (mode === 'full') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': (resetAt / 1000).toFixed(3) };
+		if (mode === 'x-ratelimit-no-reset') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining) };
+		if (mode === 'ratelimit') {
+			const t = Math.max(1, Math.ceil((resetAt - time.now()) / 1000));
+			return { 'RateLimit-Limit': String(options.limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(t) };
+		}
 		if (mode === 'ietf') {
 			const w = Math.ceil((options.windowMs ?? 1_000) / 1000);
 			const t = Math.max(0, Math.ceil((resetAt - time.now()) / 1000));
@@ -115,7 +129,12 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 				const resetAt = window.start + windowMs;
 				if (window.count >= options.limit) {
 					stats.refused429++;
-					const retry: Record<string, string> = mode === 'none' || mode === 'ietf' ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
+					const retry: Record<string, string> =
+						mode === 'none' || mode === 'ietf' || mode === 'ratelimit'
+							? {}
+							: mode === 'retry-after-date'
+								? { 'Retry-After': new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString() }
+								: { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
 					// The gateway refuses at once.
 					return await answer(path, 429, { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, { ...retry, ...quotaHeaders(0, resetAt) }, 0);
 				}

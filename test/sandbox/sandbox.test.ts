@@ -8,7 +8,7 @@ import { startSandbox } from '../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { createClient } from '../../shared/client';
 import { extractErrorInfo } from '../../shared/errors';
-import { parseRetryDelay } from '../../shared/response';
+import { parseRetryDelay, readRateLimit } from '../../shared/response';
 import type { HttpResponse, Send } from '../../shared/transport';
 import { normaliseList } from '../../shared/lists';
 
@@ -507,6 +507,35 @@ describe('sandbox: rate-limit header forms (rateLimitHeaders)', () => {
 		});
 	});
 
+	test("'ratelimit': RateLimit-Limit, -Remaining and -Reset (whole seconds to wait) on every answer, a 429 included, and nothing else", async () => {
+		await withSandbox({ rateLimitHeaders: 'ratelimit', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(rateLimitNames(ok)).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+			expect(ok.headers.get('ratelimit-remaining')).toBe('0');
+			expect(Number(ok.headers.get('ratelimit-reset'))).toBe(60);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+			const info = readRateLimit(Object.fromEntries(refused.headers.entries()), Date.now());
+			expect(info).toMatchObject({ limit: 1, remaining: 0, resetExact: false });
+			expect(parseRetryDelay(Object.fromEntries(refused.headers.entries()), Date.now())).toBeGreaterThan(58_000);
+		});
+	});
+
+	test("'retry-after-date': only Retry-After as an HTTP date on a 429, the window's end rounded up to the second", async () => {
+		await withSandbox({ rateLimitHeaders: 'retry-after-date', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
+			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(rateLimitNames(ok)).toEqual([]);
+			const refused = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
+			expect(refused.status).toBe(429);
+			expect(rateLimitNames(refused)).toEqual(['retry-after']);
+			expect(refused.headers.get('retry-after')).toMatch(/GMT$/);
+			const delay = parseRetryDelay(Object.fromEntries(refused.headers.entries()), Date.now()) as number;
+			expect(delay).toBeGreaterThan(58_000);
+			expect(delay).toBeLessThanOrEqual(61_000);
+		});
+	});
+
 	test("'retry-after': no rate-limit field on successes, only Retry-After: <seconds> on a 429 (whatever retryHeader says)", async () => {
 		await withSandbox({ rateLimitHeaders: 'retry-after', rateLimitReset: true, retryHeader: 'reset', quota: { generate: { limit: 1, windowMs: 60_000 } } }, async (sb) => {
 			const ok = await call(sb, 'POST', '/generate', { body: { prompt: 'x' } });
@@ -832,6 +861,19 @@ describe('sandbox: fault injection', () => {
 		expect(sb.state.account('acc_1').drafts.length).toBe(drafts);
 		expect(sb.stats.byRoute['POST /generate']).toBe(1);
 		expect(sb.stats.paidCalls).toBe(0);
+	});
+
+	test('passNext: the matching requests before it pass untouched, the counted fault hits the next one (after its charge), other routes are not counted', async () => {
+		sb.configure({ faults: { passNext: 2, errorNext: 1, errorStatuses: [502], routes: ['POST /generate'], faultAfterHandling: true } });
+		sb.resetStats();
+		const statuses: number[] = [];
+		for (const prompt of ['p1', 'p2', 'p3', 'p4']) {
+			statuses.push((await call(sb, 'GET', '/credits')).status);
+			statuses.push((await call(sb, 'POST', '/generate', { body: { prompt } })).status);
+		}
+		expect(statuses).toEqual([200, 200, 200, 200, 200, 502, 200, 200]);
+		expect(sb.stats.chargesByInput).toEqual({ 'generate:p1': 1, 'generate:p2': 1, 'generate:p3': 1, 'generate:p4': 1 });
+		sb.resetFaults();
 	});
 
 	test('faultAfterHandling: the operation ran and charged, then the 5xx / reset / timeout', async () => {

@@ -14,7 +14,10 @@
  *      session: New Published Post fires once for a post published in the
  *      sandbox, Post Metric Milestone once for a post whose likes cross the
  *      threshold, Upcoming Scheduled Draft once for a draft scheduled 30
- *      minutes ahead and once more when it is rescheduled.
+ *      minutes ahead and once more when it is rescheduled;
+ *   6. `n8n start` with the owner logged in to its REST API: paid batches with
+ *      Retry On Fail and an execution's Retry charge no prompt twice
+ *      (retries.ts).
  * Each step runs once, when the first test that needs it asks (once()); a step
  * that throws fails every test that needs it. n8n's failures are not thrown:
  * the tests read them (exit codes, log files).
@@ -31,6 +34,7 @@ import type { N8nItem, N8nRun, N8nRunData, N8nWorkflow, RuntimeName } from '../.
 import { waitUntil } from '../../../scripts/lib/processes';
 import type { OnInterrupt } from './environment';
 import { once, withContext } from './support';
+import { retryChecks } from './retries-checks';
 
 export interface SuiteOptions {
 	/** Which n8n of scripts/n8n-runtime/: "oldest" (2.8.4 on Node 20) or "newest" (2.41.0 on Node 24). */
@@ -51,7 +55,7 @@ const DURABLE_POLLER_ENV = {
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 };
 /** The workflows of test/n8n/e2e/ (the examples of n8n/examples/ are imported too). */
-const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone', 'trigger-upcoming'];
+const E2E_WORKFLOWS = ['actions', 'errors', 'trigger', 'trigger-milestone', 'trigger-upcoming', 'retries', 'retries-continue'];
 const EXAMPLES_DIR = path.join(ROOT, 'n8n', 'examples');
 /** The workflows activated for [5]: New Published Post, Post Metric Milestone, Upcoming Scheduled Draft. */
 const TRIGGER_IDS = ['pwE2eTrigger0001', 'pwE2eMilestone01', 'pwE2eUpcoming001'];
@@ -476,4 +480,25 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 			expect(upcoming).toEqual(times.map((time) => `Upcoming ${draftId} at ${time}`));
 		});
 	});
+
+	// [6] after [5]: each runs its own n8n start on the same database, one after the other.
+	if (only !== 'trigger') {
+		retryChecks({
+			check,
+			deps: async () => {
+				const { n8n, sandbox: sb, env } = await imported();
+				return {
+					n8n,
+					sandbox: sb,
+					env,
+					logs,
+					say,
+					cleanup: (fn: () => unknown) => cleanups.push(fn),
+					track: (child: ChildProcess | undefined) => {
+						n8nStart = child;
+					},
+				};
+			},
+		});
+	}
 }

@@ -2,6 +2,7 @@
  * Small helpers of the n8n end-to-end suite (generic: another e2e project may
  * share them once they are deduplicated).
  */
+import { waitUntil } from '../../../scripts/lib/processes';
 
 /** `fn` run once, on the first call; later calls get the same promise (and the same failure). */
 export function once<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -22,4 +23,24 @@ export function withContext(context: string, assertions: () => void): void {
 		}
 		throw error;
 	}
+}
+
+/** POSTs to an n8n production webhook; retries for a minute while n8n has not registered it yet (404, nothing started). */
+export async function postWebhook(url: string, webhook: string, body: unknown): Promise<number | string> {
+	let status: number | string = 0;
+	await waitUntil(
+		async () => {
+			try {
+				const r = await fetch(`${url}/webhook/${webhook}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+				await r.text();
+				status = r.status;
+			} catch (e) {
+				status = String(e);
+			}
+			return status !== 404;
+		},
+		60_000,
+		1000,
+	);
+	return status;
 }

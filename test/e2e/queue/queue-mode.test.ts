@@ -41,6 +41,7 @@ import * as rt from '../../../scripts/lib/n8n-runtime';
 import type { N8nInstall, N8nRun, N8nWorkflow } from '../../../scripts/lib/n8n-runtime';
 import { startPostgres, startRedis, type PostgresServer } from '../../../scripts/lib/queue-services';
 import { childEnv, expectEqual, onInterrupt, sayer, sleep, step, waitFor } from './steps';
+import { postWebhook } from '../n8n/support';
 
 const VERSION = rt.runtime('newest').version;
 const STARTED = Date.now();
@@ -286,24 +287,7 @@ const ready = step(async () => {
 			fs.writeFileSync(path.join(LOGS, `execution-${id}-${label}.txt`), `status: ${status}\n${data}\n`);
 		},
 		/** POSTs to a production webhook of the main; retries while n8n has not registered it yet (404, nothing started). */
-		postWebhook: async (webhookPath: string, body: unknown): Promise<number | string> => {
-			let status: number | string = 0;
-			await waitFor(
-				async () => {
-					try {
-						const r = await fetch(`${c.mainUrl}/webhook/${webhookPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-						await r.text();
-						status = r.status;
-					} catch (e) {
-						status = String(e);
-					}
-					return status !== 404;
-				},
-				60_000,
-				1000,
-			);
-			return status;
-		},
+		postWebhook: (webhookPath: string, body: unknown): Promise<number | string> => postWebhook(c.mainUrl, webhookPath, body),
 	};
 });
 

@@ -124,6 +124,8 @@ export interface ExecuteOptions {
 	continueOnFail?: boolean;
 	timezone?: string;
 	transport?: Transport;
+	/** What n8n tells of the run: the execution id, the workflow id, the mode (`retry` for a retry of an execution). None by default. */
+	run?: { executionId?: string; workflowId?: string; mode?: string };
 }
 
 export function executeContext(options: ExecuteOptions) {
@@ -144,6 +146,9 @@ export function executeContext(options: ExecuteOptions) {
 	const ctx = {
 		getInputData: () => items,
 		getNode: () => NODE,
+		getExecutionId: () => options.run?.executionId,
+		getWorkflow: () => ({ id: options.run?.workflowId, name: 'Test workflow', active: false }),
+		getMode: () => options.run?.mode ?? 'manual',
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
 		addExecutionHints: (...added: Array<{ message: string; location?: string }>) => {

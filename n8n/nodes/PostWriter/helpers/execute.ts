@@ -13,16 +13,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { OperationKey } from '../../../shared/catalogue';
+import { spendsCredits } from '../../../shared/catalogue';
 import type { PostWriterClient } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
-import { createClient } from '../transport';
+import type { PaidCallMemo, PaidRun } from '../../../shared/paid-memory';
+import { createClient, readCredential } from '../transport';
 import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './fields';
 import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './fields';
 import { describeQuota, formatDuration } from '../../../shared/pacing';
 import { readCreditFloor, readInput } from './input';
+import { openPaidRun, readPaidSettings, reuseHint } from './paid';
 
-export type ItemHandler = (itemIndex: number, client: PostWriterClient) => Promise<IDataObject | IDataObject[]>;
+/** `memo`: the item's place in the memory of paid calls (paid.ts), for the paid calls the handler makes. */
+export type ItemHandler = (itemIndex: number, client: PostWriterClient, memo?: PaidCallMemo) => Promise<IDataObject | IDataObject[]>;
 
 export interface ForEachItemOptions {
 	/** Items run at once (default 1: one after the other); 'auto': as many as the key's pacing lets go (at most MAX_CONCURRENCY). */
@@ -44,6 +48,16 @@ export async function runPool(count: number, concurrency: number, task: (index: 
 	};
 	const workers = Math.max(1, Math.min(concurrency, count));
 	await Promise.all(Array.from({ length: workers }, async () => await worker()));
+}
+
+/** The Options collection of the run (item 0's), or undefined for an operation without one. */
+function readOptions(ctx: IExecuteFunctions): IDataObject | undefined {
+	try {
+		const options = ctx.getNodeParameter(OPTIONS, 0, {}) as IDataObject | undefined;
+		return options && typeof options === 'object' ? options : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** Options › Concurrency, read once for the run (item 0): a whole number from 1 to MAX_CONCURRENCY, or 'auto' when left out. */
@@ -86,20 +100,26 @@ export async function forEachItem(
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
 	let client: PostWriterClient | undefined;
 	let clientFailure: unknown;
+	// Paid operations: the answers and ambiguous failures of this run are remembered, and those of a try before are reused (paid.ts).
+	let paid: PaidRun | undefined;
 	try {
 		const maxQuotaWaitMs = readQuotaBudget(this);
-		client = await createClient(this, maxQuotaWaitMs === undefined ? {} : { retry: { maxQuotaWaitMs } });
+		const credential = await readCredential(this);
+		client = await createClient(this, { credential, ...(maxQuotaWaitMs === undefined ? {} : { retry: { maxQuotaWaitMs } }) });
+		if (key && spendsCredits(key)) paid = openPaidRun(this, credential, readPaidSettings(readOptions(this)));
 	} catch (error) {
 		clientFailure = error;
 	}
 	// The first failure without continueOnFail: no new item starts after it.
 	let stop: Error | undefined;
+	// An item failed again from the memory (its paid call failed ambiguously on a try before): thrown at the end, the items never sent go on.
+	let again: { itemIndex: number; error: Error } | undefined;
 
 	const runItem = async (itemIndex: number): Promise<void> => {
 		let failure: unknown;
 		try {
 			if (!client) throw clientFailure;
-			const result = await handler(itemIndex, client);
+			const result = await handler(itemIndex, client, paid?.forItem(itemIndex));
 			outputs[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			return;
 		} catch (error) {
@@ -107,7 +127,8 @@ export async function forEachItem(
 		}
 		const nodeError = toNodeError(this.getNode(), failure, itemIndex, key);
 		if (!this.continueOnFail()) {
-			stop ??= nodeError;
+			if (!paid?.failedAgain.has(itemIndex)) stop ??= nodeError;
+			else if (!again || itemIndex < again.itemIndex) again = { itemIndex, error: nodeError };
 			return;
 		}
 		outputs[itemIndex] = [{ json: { error: errorItemText(failure, nodeError, key) }, pairedItem: { item: itemIndex } }];
@@ -115,7 +136,9 @@ export async function forEachItem(
 
 	const concurrency = options.concurrency ?? 1;
 	await runPool(items.length, concurrency === 'auto' ? MAX_CONCURRENCY : concurrency, runItem, () => stop !== undefined);
+	if (paid) reuseHint(this, paid);
 	if (stop) throw stop;
+	if (again) throw again.error;
 	if (concurrency === 'auto' && client && key && items.length > 1) autoHint(this, client, key);
 	return outputs.flat();
 }
@@ -137,6 +160,7 @@ function autoHint(ctx: IExecuteFunctions, client: PostWriterClient, lane: Operat
 export function concurrencyOf(ctx: IExecuteFunctions, key: OperationKey): number | 'auto' {
 	try {
 		readQuotaBudget(ctx);
+		if (spendsCredits(key)) readPaidSettings(readOptions(ctx));
 		return readConcurrency(ctx);
 	} catch (error) {
 		throw toNodeError(ctx.getNode(), error, 0, key);
@@ -156,11 +180,11 @@ export async function callForEachItem(
 		this,
 		items,
 		key,
-		async (itemIndex, client) => {
+		async (itemIndex, client, memo) => {
 			const read = readInput(this, key, itemIndex, overrides);
 			const input = prepare ? prepare(read, itemIndex) : read;
 			const minCreditsToKeep = readCreditFloor(this, itemIndex);
-			return (await client.call(key, input, { minCreditsToKeep })) as IDataObject;
+			return (await client.call(key, input, { minCreditsToKeep, memo })) as IDataObject;
 		},
 		{ concurrency },
 	);

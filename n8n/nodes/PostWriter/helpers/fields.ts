@@ -12,6 +12,7 @@ import { OPERATION_KEYS, costSentence, getOperation, isListOperation, operations
 import { OTHER_FIELD_LABELS } from '../../../shared/labels';
 import { AUTO_IN_FLIGHT } from '../../../shared/pacing';
 import { DEFAULT_RETRY_POLICY } from '../../../shared/retry';
+import { paidMemoryOption, resendUnclearOption } from './paid';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';
@@ -380,15 +381,15 @@ export function specFields(
 /**
  * Every parameter of a catalogue operation, shown only for its resource and
  * operation: its fields (see specFields), then the Options collection
- * (credit floor on paid operations, concurrency on all but the lists, the
- * quota's time budget on all).
+ * (credit floor and the memory of paid calls on paid operations, concurrency
+ * on all but the lists, the quota's time budget on all).
  */
 export function operationFields(key: OperationKey, options: OperationFieldsOptions = {}): INodeProperties[] {
 	const spec = getOperation(key);
 	const display = showFor(spec.resource, spec.action);
 	const out = specFields(spec.fields, display, options.overrides, options.optional);
 	const extra = [
-		...(spendsCredits(key) ? [creditFloorOption()] : []),
+		...(spendsCredits(key) ? [creditFloorOption(), resendUnclearOption(), paidMemoryOption()] : []),
 		...(isListOperation(key) ? [] : [concurrencyOption()]),
 		maxQuotaWaitOption(),
 		...(options.extraOptions ?? []),

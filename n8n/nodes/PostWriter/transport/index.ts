@@ -23,6 +23,7 @@ import { BRAND } from '../../../shared/brand';
 import { PostWriterClient as Client } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
 import { Pacer, PacerRegistry } from '../../../shared/pacing';
+import { PaidMemory } from '../../../shared/paid-memory';
 import { normaliseBaseUrl } from '../../../shared/validate';
 import { errorTexts } from '../helpers/errors';
 
@@ -69,6 +70,18 @@ export const PACERS = new PacerRegistry({
 	create: () => new Pacer({ sleep, now: () => Date.now() }),
 });
 
+/**
+ * The outcomes of the paid calls of every execution in this n8n process
+ * (shared/paid-memory.ts), so that Retry On Fail and an execution's Retry
+ * never pay twice. Bounded in entries, bytes and time; its ids are SHA-256
+ * digests of the credential, the scope and the request (nothing in clear).
+ * Queue-mode workers are processes of their own: each has its own memory.
+ */
+export const PAID_MEMORY = new PaidMemory({
+	now: () => Date.now(),
+	digest: (text) => createHash('sha256').update(text).digest('hex'),
+});
+
 /** Each client is a party of the key's pacing: executions are served round robin. */
 let parties = 0;
 function newParty(): string {
@@ -80,34 +93,46 @@ export interface ClientSettings {
 	retry?: Partial<RetryPolicy>;
 	/** Absolute time (ms) no request may outlive (see the core's ClientOptions.deadline). */
 	deadline?: number;
+	/** The credential when already read (readCredential). */
+	credential?: Credential;
 }
 
 /** The setting that sets the quota's time budget, as the node names it. */
 export const QUOTA_BUDGET_SETTING = 'Options › Maximum Wait for the Quota';
 
-/** A client on the node's credential: base URL normalised, n8n's sleep, the key's shared pacing, the key registered for redaction. */
-export async function createClient(ctx: PostWriterContext, settings: ClientSettings = {}): Promise<PostWriterClient> {
+/** The credential's key and base URL (normalised; a wrong one is reported on the node). */
+export interface Credential {
+	apiKey: string;
+	baseUrl: string;
+}
+
+export async function readCredential(ctx: PostWriterContext): Promise<Credential> {
 	const credentials = await ctx.getCredentials(BRAND.n8nCredentialName);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	try {
-		const baseUrl = normaliseBaseUrl(String(credentials.baseUrl ?? BRAND.defaultBaseUrl));
-		return new Client({
-			baseUrl,
-			send: createSend(ctx),
-			sleep,
-			apiKey,
-			retry: settings.retry,
-			deadline: settings.deadline,
-			pacer: PACERS.get(apiKey, baseUrl),
-			party: newParty(),
-			quotaBudgetSetting: QUOTA_BUDGET_SETTING,
-			onRetry: (event) =>
-				ctx.logger.info(`${BRAND.displayName}: ${event.operation} ${event.reason}; attempt ${event.attempt} waits ${event.delayMs} ms`),
-		});
+		return { apiKey, baseUrl: normaliseBaseUrl(String(credentials.baseUrl ?? BRAND.defaultBaseUrl)) };
 	} catch (error) {
 		const message = error instanceof ValidationError ? error.message : String(error);
 		const fix = `Open the ${BRAND.displayName} API credential and fix its 'Base URL'.`;
 		const { title, description } = errorTexts(`Base URL in the credential: ${message.replace(/^baseUrl:\s*/, '')}`, fix);
 		throw new NodeOperationError(ctx.getNode(), title, { description });
 	}
+}
+
+/** A client on the node's credential: base URL normalised, n8n's sleep, the key's shared pacing, the key registered for redaction. */
+export async function createClient(ctx: PostWriterContext, settings: ClientSettings = {}): Promise<PostWriterClient> {
+	const { apiKey, baseUrl } = settings.credential ?? (await readCredential(ctx));
+	return new Client({
+		baseUrl,
+		send: createSend(ctx),
+		sleep,
+		apiKey,
+		retry: settings.retry,
+		deadline: settings.deadline,
+		pacer: PACERS.get(apiKey, baseUrl),
+		party: newParty(),
+		quotaBudgetSetting: QUOTA_BUDGET_SETTING,
+		onRetry: (event) =>
+			ctx.logger.info(`${BRAND.displayName}: ${event.operation} ${event.reason}; attempt ${event.attempt} waits ${event.delayMs} ms`),
+	});
 }

@@ -191,7 +191,7 @@ describe('New Draft', () => {
 
 describe('Credits Low', () => {
 	const low = { event: 'creditsLow', threshold: 10 };
-	const serveCredits = (body: nock.Body) => nock(ORIGIN).get('/api/v1/credits').query(true).reply(200, body);
+	const serveCredits = (body: Record<string, unknown>) => nock(ORIGIN).get('/api/v1/credits').query(true).reply(200, body);
 	const unknown = { amount_left: 4, history: [] };
 
 	test('first poll and Fetch Test Event: a balance under no name the reader knows is an error naming the field and what the answer carries', async () => {

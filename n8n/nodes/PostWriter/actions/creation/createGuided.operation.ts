@@ -14,6 +14,7 @@ import { concurrencyOf, forEachItem } from '../../helpers/execute';
 import { actionOf, concurrencyOption, imperative, maxQuotaWaitOption, optionsCollection, sentence, showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
 import { readFields } from '../../helpers/input';
+import { paidMemoryOption, resendUnclearOption } from '../../helpers/paid';
 
 export const OPERATION = 'createGuided';
 
@@ -64,7 +65,7 @@ const OVERRIDES: FieldOverrides = {
 
 export const description: INodeProperties[] = [
 	...specFields(GUIDED_OPERATION.fields, display, OVERRIDES),
-	...optionsCollection(display, [concurrencyOption(), maxQuotaWaitOption()]),
+	...optionsCollection(display, [concurrencyOption(), maxQuotaWaitOption(), resendUnclearOption(), paidMemoryOption()]),
 ];
 
 /** The parameters of one item → the run's input (the mapping is the core's, shared with Zapier). */
@@ -83,8 +84,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		this,
 		items,
 		'startPostCreation',
-		async (itemIndex, client) => {
-			const result = await runGuided(client, readGuidedInput(this, itemIndex));
+		async (itemIndex, client, memo) => {
+			const result = await runGuided(client, readGuidedInput(this, itemIndex), { memo });
 			return {
 				text: result.text,
 				ready: result.ready,

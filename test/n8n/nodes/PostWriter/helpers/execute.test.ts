@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { startSandbox } from '../../../../../sandbox';
 import { CONCURRENCY_WHEN_ADDED, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/fields';
-import { AUTO_IN_FLIGHT } from '../../../../../shared/pacing';
+import { RATE_DEFAULTS } from '../../../../../shared/rate-controller';
 import { runPool } from '../../../../../n8n/nodes/PostWriter/helpers/execute';
 import { PostWriter } from '../../../../../n8n/nodes/PostWriter/PostWriter.node';
 import { isListOperation, OPERATION_KEYS, getOperation } from '../../../../../shared/catalogue';
@@ -58,16 +58,16 @@ const items = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { prom
 const params = (options: Record<string, unknown> = {}) => ({ resource: 'post', operation: 'generate', prompt: '={{ $json.prompt }}', options });
 
 describe('Options › Concurrency', () => {
-	test('Auto by default: a few calls first, more as the answers come and none is refused; output in input order, each item paired with its input', async () => {
+	test('Auto by default: a few calls first, more as the rate grows and none is refused; output in input order, each item paired with its input', async () => {
 		const { transport, stats } = scriptedTransport();
 		const { output } = await runNode({ credentials, params: params(), items: items(40), transport });
-		// Without rate-limit headers: slow start from AUTO_IN_FLIGHT.initial, one more per answer while none is refused.
-		expect(stats.maxInFlight).toBeGreaterThan(AUTO_IN_FLIGHT.initial);
+		// Without rate-limit headers: the initial burst, then the slow start's rate, growing with time while none is refused.
+		expect(stats.maxInFlight).toBeGreaterThanOrEqual(RATE_DEFAULTS.initialBurst);
 		expect(stats.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENCY);
 		expect(output.map((o) => o.pairedItem)).toEqual(items(40).map((_, i) => ({ item: i })));
 		expect(output.map((o) => (o.json.proposals as string[])[0])).toEqual(items(40).map((_, i) => `post for item ${i}`));
 		// Items are started in input order.
-		expect(stats.sentItems.slice(0, AUTO_IN_FLIGHT.initial)).toEqual([0, 1, 2]);
+		expect(stats.sentItems.slice(0, RATE_DEFAULTS.initialBurst)).toEqual([0, 1, 2]);
 	});
 
 	test.each([1, 3])('concurrency %i: at most that many calls in flight', async (concurrency) => {
@@ -82,7 +82,7 @@ describe('Options › Concurrency', () => {
 		const { transport, stats } = scriptedTransport();
 		const { output } = await runNode({ credentials, params: params({ concurrency: MAX_CONCURRENCY }), items: items(30), transport });
 		expect(stats.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENCY);
-		expect(stats.sentItems.slice(0, AUTO_IN_FLIGHT.initial)).toEqual([0, 1, 2]);
+		expect(stats.sentItems.slice(0, RATE_DEFAULTS.initialBurst)).toEqual([0, 1, 2]);
 		expect(output).toHaveLength(30);
 	});
 
@@ -129,7 +129,7 @@ describe('Options › Concurrency', () => {
 			expect({ key, budget: (options?.options as Array<{ name: string }>).some((o) => o.name === 'maxQuotaWait') }).toEqual({ key, budget: true });
 		}
 		const guided = props.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('createGuided'));
-		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency', 'maxQuotaWait']);
+		expect((guided?.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['concurrency', 'maxQuotaWait', 'paidMemoryMinutes', 'resendUnclear']);
 	});
 });
 

@@ -1,0 +1,55 @@
+/**
+ * How many calls of one lane may be in flight at once (Concurrency Auto): Little's law, the rate times the
+ * latency, with headroom, within a cap. The rate controller decides when a call goes; this only keeps a lane
+ * from piling up calls when the answers slow down, and keeps memory and connections bounded.
+ * Pure: the caller gives the times.
+ */
+
+export const AUTO_IN_FLIGHT = {
+	/** Never more calls in flight on one lane, whatever the quota allows (memory and connections of one process). */
+	max: 128,
+	/** Headroom over Little's law (rate × latency): answers vary in time, and a slot freed late should not stall the rate. */
+	headroom: 1.5,
+	/** Never fewer: one call waiting on a slow answer does not stop the next (as TCP's floor of 2 segments). */
+	min: 2,
+	/** Weight of a new answer in the mean latency (a moving average over about five answers). */
+	smoothing: 0.2,
+};
+
+export class InFlight {
+	/** Calls in flight: ticket → time sent. */
+	private readonly flying = new Map<number, number>();
+	/** Mean latency of the answered calls (ms). */
+	latencyMs?: number;
+	/** Most calls in flight at once so far. */
+	peak = 0;
+
+	get count(): number {
+		return this.flying.size;
+	}
+
+	start(ticket: number, at: number): void {
+		this.flying.set(ticket, at);
+		this.peak = Math.max(this.peak, this.flying.size);
+	}
+
+	/** The call `ticket` ended at `now`; `answered`: its time counts in the mean latency. */
+	end(ticket: number, now: number, answered: boolean): void {
+		const at = this.flying.get(ticket);
+		this.flying.delete(ticket);
+		if (!answered || at === undefined) return;
+		const took = now - at;
+		this.latencyMs = this.latencyMs === undefined ? took : Math.round((1 - AUTO_IN_FLIGHT.smoothing) * this.latencyMs + AUTO_IN_FLIGHT.smoothing * took);
+	}
+
+	/** Calls in flight allowed at `rate` (calls per second): the latency measured, or the age of the oldest call still out if longer. */
+	limit(rate: number, now: number, cap = AUTO_IN_FLIGHT.max): number {
+		let oldest = now;
+		for (const at of this.flying.values()) oldest = Math.min(oldest, at);
+		const latency = Math.max(this.latencyMs ?? 0, now - oldest);
+		// Before any answer, the latency is unknown: the rate alone paces (within the cap).
+		if (this.latencyMs === undefined) return cap;
+		const little = Math.ceil((rate * latency * AUTO_IN_FLIGHT.headroom) / 1_000);
+		return Math.max(AUTO_IN_FLIGHT.min, Math.min(cap, little));
+	}
+}

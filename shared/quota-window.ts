@@ -1,0 +1,143 @@
+/**
+ * What the answers say of the quota of one lane, and the window it gives: a bound on the rate controller,
+ * never a second engine. Each piece is used only where it is known:
+ * - a limit and a window's length (stated, or learned from the gaps between exact window ends) give the told
+ *   rate, a ceiling for the rate controller;
+ * - an exact window end (to the millisecond) and a remaining count hold the calls once the window is spent,
+ *   until that end, which is never later than the delay a refusal would have told;
+ * - a remaining count without an exact end (no reset, or one in whole seconds) holds nothing: its window's end is
+ *   unknown, and waiting for an answer that cannot tell it was the trap (a refusal tells it at once).
+ * Pure: the caller gives the time of each event.
+ */
+
+/** What one answer says of the quota (read by readRateLimit in response.ts). */
+export interface RateWindow {
+	/** Calls allowed per window. */
+	limit?: number;
+	/** Calls left in the window when this call was counted. */
+	remaining?: number;
+	/** When the window ends (ms, on the pacer's clock). */
+	resetAt?: number;
+	/** False when `resetAt` is known only to the second (a delay in whole seconds, an epoch in whole seconds, an HTTP date). */
+	resetExact?: boolean;
+	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
+	windowMs?: number;
+}
+
+/** Two window ends closer than this are the same window (servers round their reset times). */
+const SAME_WINDOW_MS = 50;
+/**
+ * The told rate is taken over a window a little longer than told: a window that starts with its first call
+ * (as many servers count) refuses a call that reaches it a moment early. 2 % and 10 ms, as the margin of the
+ * clocks of two machines on one network.
+ */
+const WINDOW_MARGIN = (windowMs: number) => 10 + 0.02 * windowMs;
+/** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
+const ROOM_SHARE = 0.4;
+/** Our sends kept: more than any window holds at the fastest rate (bounded memory). */
+const MAX_SENDS_KEPT = 4_096;
+
+export class QuotaWindow {
+	limit?: number;
+	windowMs?: number;
+	private stated = false;
+	/** The current window, when an answer told its exact end: the remaining count told for the call `asOf`. */
+	private current?: { endsAt: number; remaining: number; asOf: number };
+	private lastReset?: number;
+	/** The latest window seen (exact ends): its end and the least count told for it. */
+	private ending?: { endsAt: number; left: number };
+	/** Our calls not refused: [ticket, time sent], oldest first. */
+	private readonly sends: Array<[number, number]> = [];
+
+	onSend(ticket: number, at: number): void {
+		this.sends.push([ticket, at]);
+		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
+		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
+	}
+
+	/** A refused call was not counted by the server. */
+	onRefused(ticket: number): void {
+		const i = this.sends.findIndex(([t]) => t === ticket);
+		if (i >= 0) this.sends.splice(i, 1);
+	}
+
+	/**
+	 * What the answer to our call `ticket` said, heard at `now`. True when it shows that the window before the one it
+	 * was counted in ended with calls left (exact ends only): the key has room, and the rate may grow.
+	 */
+	learn(w: RateWindow, ticket: number, now: number): boolean {
+		if (w.limit !== undefined && w.limit > 0) this.limit = w.limit;
+		if (w.windowMs !== undefined && w.windowMs > 0) {
+			this.windowMs = w.windowMs;
+			this.stated = true;
+		}
+		if (w.resetAt === undefined || w.resetExact === false) return false;
+		this.learnLength(w.resetAt);
+		const room = this.noteLeft(w.resetAt, w.remaining);
+		if (w.remaining === undefined || w.resetAt <= now) return room;
+		const told = { endsAt: w.resetAt, remaining: w.remaining, asOf: ticket };
+		const c = this.current;
+		if (!c || w.resetAt > c.endsAt + SAME_WINDOW_MS) this.current = told;
+		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
+		return room;
+	}
+
+	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
+	private noteLeft(resetAt: number, remaining: number | undefined): boolean {
+		const e = this.ending;
+		if (remaining === undefined || (e && resetAt < e.endsAt - SAME_WINDOW_MS)) return false;
+		if (e && resetAt <= e.endsAt + SAME_WINDOW_MS) {
+			e.left = Math.min(e.left, remaining);
+			return false;
+		}
+		this.ending = { endsAt: resetAt, left: remaining };
+		return e !== undefined && this.limit !== undefined && e.left >= Math.max(1, ROOM_SHARE * this.limit);
+	}
+
+	/** The told rate (calls per second), when both the limit and the window's length are known. */
+	toldRate(): number | undefined {
+		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		return (this.limit * 1_000) / (this.windowMs + WINDOW_MARGIN(this.windowMs));
+	}
+
+	/**
+	 * Calls may not go before this time: the current window is spent and its exact end is known, or our own calls
+	 * of the last window's length already reach the limit (the calls sent before the first answer told the quota).
+	 */
+	holdUntil(now: number): number | undefined {
+		const own = this.ownLimit(now);
+		const c = this.current;
+		if (!c) return own;
+		if (now < c.endsAt) return this.left(c) <= 0 ? c.endsAt : own;
+		// A new window began at the told end: the limit is what it allows, less our calls since (others' show in its answers).
+		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		const since = this.sends.filter(([, at]) => at >= c.endsAt);
+		if (since.length < this.limit) return own;
+		// It began with the first call after the told end at the latest: it ends a window after that call.
+		const end = since[0][1] + this.windowMs + WINDOW_MARGIN(this.windowMs);
+		return end > now ? end : own;
+	}
+
+	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */
+	private ownLimit(now: number): number | undefined {
+		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		const span = this.windowMs + WINDOW_MARGIN(this.windowMs);
+		const recent = this.sends.filter(([, at]) => at > now - span);
+		return recent.length >= this.limit ? recent[recent.length - this.limit][1] + span : undefined;
+	}
+
+	/** Calls left in a told window: the count told, less our calls sent after the one it was told for. */
+	private left(c: { remaining: number; asOf: number }): number {
+		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length;
+	}
+
+	/** The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of windows apart). */
+	private learnLength(resetAt: number): void {
+		if (this.stated) return;
+		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
+			const gap = Math.abs(resetAt - this.lastReset);
+			this.windowMs = Math.min(this.windowMs ?? Infinity, gap);
+		}
+		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
+	}
+}

@@ -1,0 +1,50 @@
+/**
+ * One case of scenario S8's grid (scripts/lib/pacing-grid.ts) on virtual time: the processes (each its own
+ * Pacer), their executions (one client each, on the process's pacer, a party of their own) and the items, all
+ * at once through the client's Generate, against the fake service in the case's form. Each call reaches the
+ * server 0–8 ms after it left (seeded), so that clients are not in step.
+ */
+import { PostWriterClient } from '../../shared/client';
+import { Pacer } from '../../shared/pacing';
+import type { RateControllerOptions } from '../../shared/rate-controller';
+import { gridLimitMs, type GridCase, type GridResult, GRID_QUOTA } from '../../scripts/lib/pacing-grid';
+import { fakeService, pool, virtualTime } from './virtual-time';
+
+const BASE = 'https://api.test.example/api/v1';
+
+export async function runGridCase(c: GridCase, seed = 991, rate?: Partial<RateControllerOptions>): Promise<GridResult> {
+	const time = virtualTime();
+	const api = fakeService(time, { latencyMs: c.latencyMs, limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs, headers: c.form.fake, credits: 100_000 });
+	let s = seed;
+	const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+	const send = async (request: Parameters<typeof api.send>[0]) => {
+		await time.sleep(Math.floor(random() * 8));
+		return api.send(request);
+	};
+	const { processes, executions, items } = c.clients;
+	const results = await time.run(
+		Promise.all(
+			Array.from({ length: processes }, async (_, p) => {
+				const pacer = new Pacer({ sleep: time.sleep, now: time.now, random, rate });
+				const runs = Array.from({ length: executions }, (__, e) => new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random, pacer, party: `e${e}` }));
+				const out = await Promise.all(runs.map((client, e) => pool(items, items, (i) => client.generatePost({ prompt: `p${p} e${e} i${i}` }))));
+				return out.flat();
+			}),
+		),
+	);
+	const all = results.flat();
+	const limitMs = gridLimitMs(c.clients, c.latencyMs);
+	return {
+		form: c.form.id,
+		latencyMs: c.latencyMs,
+		clients: c.clients.id,
+		wallMs: time.elapsed(),
+		limitMs,
+		ratio: time.elapsed() / limitMs,
+		failed: all.filter((r) => !r.ok).length,
+		credits: api.stats.charged,
+		items: all.length,
+		requests: api.sent.filter((x) => x.path === '/generate').length,
+		refused429: api.stats.refused429,
+	};
+}

@@ -1,0 +1,45 @@
+/**
+ * Scenario S8 on virtual time: every way the service may tell its quota × latency × clients (scripts/lib/pacing-grid.ts),
+ * through the client's Generate, against the fake service. The principle under test: more information never makes
+ * the pacing slower; refusals alone pace near the quota-bound limit, and what the answers tell only helps.
+ */
+import { gridCases, GRID_FORMS, GRID_TARGETS, type GridResult } from '../../scripts/lib/pacing-grid';
+import { runGridCase } from '../helpers/pacing-grid';
+
+jest.setTimeout(120_000);
+
+const results = new Map<string, GridResult>();
+const keyOf = (form: string, latencyMs: number, clients: string) => `${form} ${latencyMs} ${clients}`;
+
+beforeAll(async () => {
+	for (const c of gridCases()) results.set(keyOf(c.form.id, c.latencyMs, c.clients.id), await runGridCase(c));
+});
+
+describe.each(gridCases().map((c) => [`${c.clients.label}, L = ${c.latencyMs} ms, ${c.form.label}`, c] as const))('%s', (_name, c) => {
+	const r = () => results.get(keyOf(c.form.id, c.latencyMs, c.clients.id)) as GridResult;
+
+	test('no item failed, and every item was charged once', () => {
+		expect(r().failed).toBe(0);
+		expect(r().credits).toBe(r().items);
+	});
+
+	test('within the target of the quota-bound limit', () => {
+		expect(r().ratio).toBeLessThanOrEqual(c.clients.processes > 1 ? GRID_TARGETS.ratioProcesses : GRID_TARGETS.ratioOneProcess);
+	});
+
+	test('answered 429 within the target', () => {
+		expect(r().refused429 / r().requests).toBeLessThanOrEqual(c.form.told ? GRID_TARGETS.share429Told : GRID_TARGETS.share429Refusals);
+	});
+
+	if (c.form.told) {
+		test('no slower than the same clients pacing from `Retry-After` alone', () => {
+			const alone = results.get(keyOf('retry-after-s', c.latencyMs, c.clients.id)) as GridResult;
+			expect(r().wallMs).toBeLessThanOrEqual(alone.wallMs * GRID_TARGETS.vsRetryAfter);
+		});
+	}
+});
+
+test('the grid covers the six forms, three latencies and three client setups', () => {
+	expect(GRID_FORMS).toHaveLength(6);
+	expect(gridCases()).toHaveLength(54);
+});

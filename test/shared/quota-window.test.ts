@@ -1,0 +1,56 @@
+/** What the answers say of the quota (shared/quota-window.ts): each piece used only where it is known. */
+import { QuotaWindow } from '../../shared/quota-window';
+
+describe('QuotaWindow', () => {
+	test('an exact window end and a spent count hold the calls until that end, counting our calls sent after the one told', () => {
+		const q = new QuotaWindow();
+		for (let t = 1; t <= 3; t++) q.onSend(t, t * 10);
+		q.learn({ limit: 10, remaining: 2, resetAt: 1_000 }, 1, 100);
+		// Our calls 2 and 3 were sent after call 1 was counted: the window is spent.
+		expect(q.holdUntil(100)).toBe(1_000);
+		expect(q.holdUntil(1_000)).toBeUndefined();
+	});
+
+	test('a refused call was not counted', () => {
+		const q = new QuotaWindow();
+		for (let t = 1; t <= 3; t++) q.onSend(t, t * 10);
+		q.onRefused(3);
+		q.learn({ limit: 10, remaining: 2, resetAt: 1_000 }, 1, 100);
+		expect(q.holdUntil(100)).toBeUndefined();
+	});
+
+	test('a count without an exact end holds nothing: its end is unknown (no reset, a reset in whole seconds, a date)', () => {
+		for (const w of [{ limit: 10, remaining: 0 }, { limit: 10, remaining: 0, resetAt: 2_000, resetExact: false }]) {
+			const q = new QuotaWindow();
+			q.onSend(1, 0);
+			q.learn(w, 1, 100);
+			expect(q.holdUntil(100)).toBeUndefined();
+			expect(q.toldRate()).toBeUndefined();
+		}
+	});
+
+	test('a stated window gives the told rate (with the margin of a window that starts with its first call), and our own calls stay within the limit', () => {
+		const q = new QuotaWindow();
+		q.learn({ limit: 10, windowMs: 1_000 }, 0, 0);
+		expect(q.toldRate()).toBeCloseTo(10_000 / 1_030);
+		for (let t = 1; t <= 10; t++) q.onSend(t, t * 10);
+		// Ten calls within the last window's length: the next waits until the first of them is a window old.
+		expect(q.holdUntil(200)).toBe(10 + 1_030);
+	});
+
+	test('the window length is learned from the least gap between exact ends', () => {
+		const q = new QuotaWindow();
+		q.learn({ limit: 10, remaining: 5, resetAt: 1_000 }, 1, 100);
+		q.learn({ limit: 10, remaining: 5, resetAt: 2_050 }, 2, 1_100);
+		q.learn({ limit: 10, remaining: 5, resetAt: 3_050 }, 3, 2_100);
+		expect(q.windowMs).toBe(1_000);
+	});
+
+	test('a window that ended with 40 % of its limit left shows room; one that ended spent does not', () => {
+		const q = new QuotaWindow();
+		expect(q.learn({ limit: 10, remaining: 0, resetAt: 1_000 }, 1, 100)).toBe(false);
+		expect(q.learn({ limit: 10, remaining: 6, resetAt: 2_000 }, 2, 1_100)).toBe(false);
+		expect(q.learn({ limit: 10, remaining: 4, resetAt: 2_000 }, 3, 1_500)).toBe(false);
+		expect(q.learn({ limit: 10, remaining: 9, resetAt: 3_000 }, 4, 2_100)).toBe(true);
+	});
+});
