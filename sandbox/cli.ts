@@ -17,7 +17,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --credits <n>              starting credit balance (default 100)
   --seed <n>                 seed of the fault PRNG (default 1)
   --key-seed <text>          derive the keys from this text (reproducible keys)
-  --error-shape <s>          nested | flat | message (default nested)
+  --error-shape <s>          nested | flat | message | oauth | problem (default nested)
   --list-shape <s>           how lists are paged (default data-cursor): data-cursor | bare |
                              items-offset | named | keyset | link | page-number |
                              next-page-url | page-token | graphql, or the broken
@@ -25,7 +25,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --list-page-max <n>        largest page a list gives (default 100 for the first four
                              shapes, 20 for the others)
   --list-order <s>           newest-first | oldest-first: order of GET /posts (default newest-first)
-  --record-shape <s>         native | snake | nested: shape of the records served (default native)
+  --record-shape <s>         native | snake | nested | social: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
   --rate-limit-reset         X-RateLimit-Reset (epoch s with ms) on every answer
   --rate-limit-headers <f>   x-ratelimit | ratelimit | ietf | retry-after | retry-after-date:

@@ -155,7 +155,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 				const sec = opts.faults.burstRetryAfterSec ?? 1;
 				return {
 					status: 429,
-					body: errorBody(opts.errorShape, 'RATE_LIMITED', 'Rate limit exceeded'),
+					body: errorBody(opts.errorShape, 'RATE_LIMITED', 'Rate limit exceeded', undefined, 429),
 					headers: { ...retryHeaders(retryAt, sec), ...(opts.rateLimitHeaders === 'x-ratelimit' ? { 'X-RateLimit-Remaining': '0' } : {}) },
 				};
 			}
@@ -171,7 +171,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 			case 'error': {
 				const status = fault.status ?? 500;
 				const code = status === 502 ? 'BAD_GATEWAY' : status === 503 ? 'SERVICE_UNAVAILABLE' : status === 504 ? 'GATEWAY_TIMEOUT' : 'INTERNAL_ERROR';
-				return { status, body: errorBody(opts.errorShape, code, `Simulated server error (${status})`), headers: {} };
+				return { status, body: errorBody(opts.errorShape, code, `Simulated server error (${status})`, undefined, status), headers: {} };
 			}
 		}
 	}

@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES } from '../shared/types';
-import { ApiError, errorBody, errorOutcome } from './errors';
+import { ApiError, ERROR_SHAPES, errorBody, errorContentType, errorOutcome } from './errors';
 import type { ErrorShape, Outcome } from './errors';
 import { DEFAULT_QUOTAS, createFaults, quotaBucket } from './faults';
 import type { RateInfo } from './faults';
@@ -87,6 +87,7 @@ function mergeOptions(base: SandboxOptions, partial: Partial<SandboxOptions>): S
 	if (!LIST_SHAPES.includes(next.listShape)) throw new Error(`listShape must be one of ${LIST_SHAPES.join(', ')}, got ${String(next.listShape)}`);
 	if (next.listPageMax !== undefined && !(Number.isInteger(next.listPageMax) && next.listPageMax >= 1)) throw new Error(`listPageMax must be a whole number of at least 1, got ${String(next.listPageMax)}`);
 	if (!LIST_ORDERS.includes(next.listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}, got ${String(next.listOrder)}`);
+	if (!ERROR_SHAPES.includes(next.errorShape)) throw new Error(`errorShape must be one of ${ERROR_SHAPES.join(', ')}, got ${String(next.errorShape)}`);
 	if (!RECORD_SHAPES.includes(next.recordShape)) throw new Error(`recordShape must be one of ${RECORD_SHAPES.join(', ')}, got ${String(next.recordShape)}`);
 	if (!RATE_LIMIT_HEADERS.includes(next.rateLimitHeaders)) throw new Error(`rateLimitHeaders must be one of ${RATE_LIMIT_HEADERS.join(', ')}, got ${String(next.rateLimitHeaders)}`);
 	return next;
@@ -203,7 +204,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 		} else if (outcome.body === undefined) {
 			text = '';
 		} else {
-			headers['Content-Type'] = 'application/json; charset=utf-8';
+			headers['Content-Type'] = `${(outcome.status >= 400 && errorContentType(opts.errorShape)) || 'application/json'}; charset=utf-8`;
 			text = JSON.stringify(outcome.body);
 		}
 		headers['Content-Length'] = String(Buffer.byteLength(text));
@@ -283,7 +284,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 			opts.log?.(`unhandled: ${e instanceof Error ? e.stack : String(e)}`);
 			try {
 				if (!res.headersSent && !res.destroyed) {
-					const text = JSON.stringify(errorBody(opts.errorShape, 'INTERNAL_ERROR', 'Internal sandbox error'));
+					const text = JSON.stringify(errorBody(opts.errorShape, 'INTERNAL_ERROR', 'Internal sandbox error', undefined, 500));
 					res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
 					res.end(text);
 				}

@@ -14,13 +14,20 @@
  *   `reposts`, `likeCount`, `fullName`, `title`, `isActive`…), an author as
  *   an object, issues as objects, every date as epoch milliseconds, and every
  *   other 2xx body wrapped in `{data: …}`.
+ * - `social`: the style of a well-known social network's API: every key in
+ *   snake_case, dates as ISO 8601 text, a post's publication time as
+ *   `created_at` and its metrics in an object of their own, each a count
+ *   (`public_metrics: {like_count, reply_count, retweet_count,
+ *   impression_count, quote_count}`, any other metric as `<name>_count`);
+ *   an inspiration's likes and comments likewise.
  *
- * Only 2xx bodies change; requests and errors keep the spec's shapes.
+ * Only 2xx bodies change; requests and errors keep the spec's shapes (errors
+ * have their own option, errorShape, in errors.ts).
  */
 import type { OperationKey } from '../shared/catalogue';
 
-export type RecordShape = 'native' | 'snake' | 'nested';
-export const RECORD_SHAPES: readonly RecordShape[] = ['native', 'snake', 'nested'];
+export type RecordShape = 'native' | 'snake' | 'nested' | 'social';
+export const RECORD_SHAPES: readonly RecordShape[] = ['native', 'snake', 'nested', 'social'];
 
 type Obj = Record<string, unknown>;
 
@@ -32,12 +39,32 @@ function snakeKey(key: string): string {
 	return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
-/** snake_case keys and epoch-second dates, all the way down. */
-function toSnake(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(toSnake);
-	if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), toSnake(v)]));
-	if (typeof value === 'string' && ISO.test(value)) return Math.floor(Date.parse(value) / 1000);
+/** snake_case keys, and dates as epoch seconds (or left as ISO 8601 text), all the way down. */
+function toSnake(value: unknown, epoch = true): unknown {
+	if (Array.isArray(value)) return value.map((v) => toSnake(v, epoch));
+	if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), toSnake(v, epoch)]));
+	if (epoch && typeof value === 'string' && ISO.test(value)) return Math.floor(Date.parse(value) / 1000);
 	return value;
+}
+
+// The social shape: metrics as counts in an object of their own.
+
+/** The count names of the social shape for the sandbox's metrics; any other metric is `<name>_count`. */
+const COUNTS: Readonly<Record<string, string>> = { likes: 'like_count', comments: 'reply_count', shares: 'retweet_count', impressions: 'impression_count' };
+
+function publicMetrics(metrics: Obj): Obj {
+	const out: Obj = {};
+	for (const [name, value] of Object.entries(metrics)) out[COUNTS[name] ?? `${snakeKey(name).replace(/s$/, '')}_count`] = value;
+	return { ...out, quote_count: 0 };
+}
+
+function socialPost(p: Obj): Obj {
+	return { id: p.id, text: p.text, created_at: p.publishedAt, public_metrics: publicMetrics(isObj(p.metrics) ? p.metrics : {}), draft_id: p.draftId };
+}
+
+function socialInspiration(i: Obj): Obj {
+	const { likes, comments, ...rest } = i;
+	return { ...(toSnake(rest, false) as Obj), public_metrics: publicMetrics({ likes, comments }) };
 }
 
 const ms = (iso: unknown) => (typeof iso === 'string' && ISO.test(iso) ? Date.parse(iso) : iso);
@@ -132,9 +159,12 @@ function nestedBody(key: OperationKey, body: Obj): Obj {
 	}
 }
 
+const SOCIAL_ITEM: Partial<Record<OperationKey, (item: Obj) => Obj>> = { listPosts: socialPost, searchInspirations: socialInspiration };
+
 /** A list's items in the shape. */
 export function shapeListItems(shape: RecordShape, key: OperationKey, items: unknown[]): unknown[] {
-	if (shape === 'snake') return items.map(toSnake);
+	if (shape === 'snake') return items.map((item) => toSnake(item));
+	if (shape === 'social') return items.map((item) => (SOCIAL_ITEM[key] ?? ((i: Obj) => toSnake(i, false) as Obj))(item as Obj));
 	if (shape === 'nested') {
 		const nest = LIST_ITEM[key];
 		return nest ? items.map((item) => nest(item as Obj)) : items;
@@ -145,6 +175,7 @@ export function shapeListItems(shape: RecordShape, key: OperationKey, items: unk
 /** A 2xx body (not a list) in the shape. */
 export function shapeBody(shape: RecordShape, key: OperationKey, body: unknown): unknown {
 	if (shape === 'snake') return toSnake(body);
+	if (shape === 'social') return toSnake(body, false);
 	if (shape === 'nested' && isObj(body)) return { data: nestedBody(key, body) };
 	return body;
 }

@@ -178,7 +178,7 @@ export function milestoneConfig(input: { metric?: unknown; metricName?: unknown;
 	let metric = picked;
 	if (picked === OTHER_METRIC) {
 		metric = typeof input.metricName === 'string' ? input.metricName.trim() : '';
-		if (!metric) throw new ValidationError('metricName', 'give the name of the metric to watch, as the API returns it (e.g. saves).');
+		if (!metric) throw new ValidationError('metricName', 'give the name of the metric to watch as the API returns it (e.g. saves), or its path in the post (e.g. public_metrics.like_count).');
 	}
 	const threshold = numeric(input.threshold);
 	if (threshold === undefined || threshold <= 0) throw new ValidationError('threshold', `must be a number above 0, got ${JSON.stringify(input.threshold ?? null)}.`);

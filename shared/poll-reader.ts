@@ -318,8 +318,8 @@ function defineEvent<C, S>(logic: EventLogic<C, S>): TriggerEvent {
 /** The request each kind of record comes from, as the messages name it. */
 const SOURCES = { post: 'GET /posts', draft: 'GET /drafts', calendarEntry: 'GET /calendar', credits: 'GET /credits' } as const satisfies Partial<Record<RecordKind, string>>;
 
-function unreadableWarnings(kind: RecordKind, unreadable: UnreadableRecord[], total: number): TriggerWarning[] {
-	const message = unreadableMessage(kind, unreadable, total, (SOURCES as Partial<Record<RecordKind, string>>)[kind] ?? kind);
+function unreadableWarnings(kind: keyof typeof SOURCES, unreadable: UnreadableRecord[], total: number): TriggerWarning[] {
+	const message = unreadableMessage(kind, unreadable, total, SOURCES[kind]);
 	return message ? [{ kind: 'unreadable', message, count: unreadable.length }] : [];
 }
 
@@ -515,11 +515,12 @@ const postMetricMilestone = defineEvent<MilestoneConfig, MilestoneState>({
 		return selectFromList(read, 'post', () => {
 			const { fresh, state, overflowed } = selectMilestones(read.records, kept ?? {}, config, now);
 			const warnings: TriggerWarning[] = unreadableMetric(config.metric, read.records, SOURCES.post);
-			if (overflowed) warnings.push(
-				{
+			if (overflowed) {
+				warnings.push({
 					kind: 'overflow',
 					message: `more than ${MAX_MILESTONE_POSTS} posts of the watch window reached the threshold; the oldest are remembered only by their date, and an older post reaching it later will not fire. Shorten the watch window.`,
 				});
+			}
 			// Oldest post first, as New Published Post emits.
 			return { events: [...fresh].reverse().map((c) => milestoneEvent(c, config)), state, warnings };
 		});

@@ -84,6 +84,24 @@ export function namesTried(metric: string): string[] {
 	return [...new Set([...(labelled ? [labelled] : []), ...shown])];
 }
 
+/** Keys known to hold a post's metrics; any other object of numbers with a metric in it does too (isMetricContainer). */
+export const METRIC_CONTAINERS = ['metrics', 'stats', 'statistics', 'engagement', 'analytics', 'insights', 'counts', 'socialCounts'];
+
+const isNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()));
+
+/**
+ * True for a key under which a post keeps metrics: a known name (`metrics`,
+ * `stats`…), or an object of numbers (nulls allowed, no id among them) one of
+ * whose keys reads as a metric (`public_metrics`, `organic_metrics`).
+ */
+export function isMetricContainer(key: string, value: unknown): value is Record<string, unknown> {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+	if (METRIC_CONTAINERS.some((c) => reduce(c) === reduce(key))) return true;
+	const entries = Object.entries(value);
+	const numbers = entries.every(([k, v]) => v === null || (isNumber(v) && !/id$/i.test(k)));
+	return entries.length > 0 && numbers && entries.some(([k]) => isMetricName(k) || labelledMetricOf(k) !== undefined);
+}
+
 /** Names that read as a count of engagement, for metrics sent under names the package does not label. */
 const METRIC_NAME =
 	/^(num|total)?_?(likes?|comments?|shares?|reposts?|reshares?|impressions?|views?|clicks?|saves?|reactions?|engagements?|engagementrate|reach|follows?|followers?|votes?|bookmarks?|quotes?|replies|reply|retweets?|mentions?|visits?|opens?|plays?|downloads?|ctr)(_?count|_?total|_?rate)?$/i;

@@ -4,8 +4,10 @@
  * profile, the creation workflow's ideas, questions and verdicts. Each
  * accepts every plausible variant, as records.ts says.
  */
+import type { Obj } from './record-fields';
 import { arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, pick, readFields, readerOf } from './record-fields';
-import { METRIC_CONTAINERS, METRIC_RULES, SPECS } from './record-specs';
+import { METRIC_RULES, SPECS } from './record-specs';
+import { isMetricContainer } from './post-metrics';
 import type { AccountProfile, Idea, Inspiration, Question, Verdict, WritingProfile } from './types';
 
 /** A writing profile: id, name, description, active. */
@@ -24,12 +26,11 @@ export function readInspiration(raw: unknown): Inspiration {
 			rest.authorDetails = author;
 		}
 	}
-	// Likes and comments inside a metrics object.
+	// Likes and comments inside an object of metrics (`stats`, `public_metrics`…).
+	const containers = Object.entries(view).filter(([k, v]) => isMetricContainer(k, v)) as Array<[string, Obj]>;
 	for (const metric of ['likes', 'comments'] as const) {
 		if (labelled[metric] !== undefined) continue;
-		for (const c of METRIC_CONTAINERS) {
-			const container = pick(view, index, [c]);
-			if (!isRecord(container)) continue;
+		for (const [, container] of containers) {
 			const found = findField(container, indexKeys(container), METRIC_RULES[metric]);
 			if (found && found.value !== null) {
 				labelled[metric] = found.value;

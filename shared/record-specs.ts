@@ -36,8 +36,6 @@ const SCHEDULED_AT = {
 	aliases: ['scheduledAt', 'scheduledFor', 'scheduleAt', 'scheduledTime', 'scheduledDate', 'scheduledOn', 'publishAt'],
 } as const;
 
-/** Objects that hold a post's metrics. */
-export const METRIC_CONTAINERS = ['metrics', 'stats', 'statistics', 'engagement', 'analytics', 'insights', 'counts', 'socialCounts'];
 
 export const SPECS = {
 	post: {

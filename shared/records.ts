@@ -19,9 +19,9 @@
 import type { FieldRule, Obj, RecordSpec } from './record-fields';
 import { MISSING, arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
 import type { RecordKind } from './record-specs';
-import { METRIC_CONTAINERS, SPECS } from './record-specs';
+import { SPECS } from './record-specs';
 import type { LabelledMetric } from './post-metrics';
-import { LABELLED_METRICS, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
+import { LABELLED_METRICS, METRIC_CONTAINERS, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
 import type { CalendarEntry, CreditTransaction, CreditsOutput, Draft, Post } from './types';
 
 export { isoDate, keyOf } from './record-fields';
@@ -34,15 +34,6 @@ export const RECORD_SPECS: Readonly<Record<RecordKind, RecordSpec>> = SPECS;
 
 // ---------------------------------------------------------------------------
 // A post's metrics
-
-/** True for a key under which a post keeps metrics: a known name (`metrics`, `stats`…), or an object of numbers one of whose keys reads as a metric (`public_metrics`). */
-function isMetricContainer(key: string, value: unknown): value is Obj {
-	if (!isRecord(value)) return false;
-	if (METRIC_CONTAINERS.some((c) => keyOf(c) === keyOf(key))) return true;
-	const entries = Object.entries(value);
-	const numbers = entries.every(([k, v]) => v === null || (readValue('number', v) !== MISSING && !/id$/i.test(k)));
-	return entries.length > 0 && numbers && entries.some(([k]) => isMetricName(k) || labelledMetricOf(k) !== undefined);
-}
 
 /** The rule that reads each labelled metric: a number under any of its spellings. */
 const METRIC_READ: Readonly<Record<LabelledMetric, FieldRule>> = {

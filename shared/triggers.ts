@@ -175,7 +175,7 @@ export const TRIGGERS = {
 			{
 				name: 'metricName',
 				label: 'Metric Name',
-				description: 'The name of the metric as the API returns it.',
+				description: 'The name of the metric as the API returns it, or its path in the post (public_metrics.like_count).',
 				type: 'string',
 				required: true,
 				placeholder: 'saves',

@@ -35,12 +35,13 @@ const snakeKey = (k: string) => k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCas
 function list(record: Obj, shape: Shape): unknown {
 	if (shape === 'native') return { data: [record], nextCursor: null };
 	if (shape === 'snake') return { data: [record], next_cursor: null };
+	if (shape === 'social') return { data: [record], meta: { result_count: 1 } };
 	return { items: [record] };
 }
 
 /** A single answer as each shape's service wraps it: keys of the envelope in snake_case, or the whole under `data`. */
 function envelope(body: Obj, shape: Shape): unknown {
-	if (shape === 'snake') return Object.fromEntries(Object.entries(body).map(([k, v]) => [snakeKey(k), v]));
+	if (shape === 'snake' || shape === 'social') return Object.fromEntries(Object.entries(body).map(([k, v]) => [snakeKey(k), v]));
 	if (shape === 'nested') return { data: body };
 	return body;
 }

@@ -1,15 +1,17 @@
 /**
- * One record of every kind in three shapes, written by hand: the sandbox's
+ * One record of every kind in four shapes, written by hand: the sandbox's
  * own (`native`), another service's snake_case with epoch-second dates
- * (`snake`), and a third one's nesting with synonyms and epoch-millisecond
- * dates (`nested`). Each carries a field the package does not know
+ * (`snake`), a third one's nesting with synonyms and epoch-millisecond
+ * dates (`nested`), and a fourth in the style of a well-known social API
+ * (`social`: snake_case, ISO dates, metrics as `<metric>_count` in an object
+ * of their own, `public_metrics`). Each carries a field the package does not know
  * (`x_custom`), which every reader must keep. `labelled` is what the readers
  * must make of all three.
  */
 import type { RecordKind } from '../../shared/records';
 
-export type Shape = 'native' | 'snake' | 'nested';
-export const SHAPES: readonly Shape[] = ['native', 'snake', 'nested'];
+export type Shape = 'native' | 'snake' | 'nested' | 'social';
+export const SHAPES: readonly Shape[] = ['native', 'snake', 'nested', 'social'];
 
 type Obj = Record<string, unknown>;
 
@@ -50,6 +52,14 @@ export const RECORD_CASES: RecordCase[] = [
 					x_custom: 1,
 				},
 			},
+			social: {
+				id: 'pst_1',
+				text: 'We cut onboarding in half.',
+				created_at: PUBLISHED,
+				public_metrics: { retweet_count: 11, reply_count: 24, like_count: 182, quote_count: 2, impression_count: 9420 },
+				draft_id: 'drf_0',
+				x_custom: 1,
+			},
 		},
 		labelled: { id: 'pst_1', text: 'We cut onboarding in half.', publishedAt: PUBLISHED, metrics: { likes: 182, comments: 24, shares: 11, impressions: 9420 }, draftId: 'drf_0' },
 	},
@@ -59,6 +69,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { id: 'drf_1', text: 'Three lessons.', status: 'scheduled', scheduledAt: SCHEDULED, createdAt: CREATED, updatedAt: UPDATED, x_custom: 1 },
 			snake: { id: 'drf_1', text: 'Three lessons.', status: 'scheduled', scheduled_at: s(SCHEDULED), created_at: s(CREATED), updated_at: s(UPDATED), x_custom: 1 },
 			nested: { draft: { _id: 'drf_1', body: 'Three lessons.', state: 'scheduled', scheduledFor: ms(SCHEDULED), created: ms(CREATED), modifiedAt: ms(UPDATED), x_custom: 1 } },
+			social: { id: 'drf_1', text: 'Three lessons.', status: 'scheduled', scheduled_at: SCHEDULED, created_at: CREATED, updated_at: UPDATED, x_custom: 1 },
 		},
 		labelled: { id: 'drf_1', text: 'Three lessons.', status: 'scheduled', scheduledAt: SCHEDULED, createdAt: CREATED, updatedAt: UPDATED },
 	},
@@ -68,6 +79,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { id: 'wp_founder', name: 'Founder voice', description: 'First person.', active: true, x_custom: 1 },
 			snake: { id: 'wp_founder', name: 'Founder voice', description: 'First person.', is_active: true, x_custom: 1 },
 			nested: { data: { profileId: 'wp_founder', title: 'Founder voice', about: 'First person.', isActive: 'true', x_custom: 1 } },
+			social: { id: 'wp_founder', name: 'Founder voice', description: 'First person.', is_active: true, x_custom: 1 },
 		},
 		labelled: { id: 'wp_founder', name: 'Founder voice', description: 'First person.', active: true },
 	},
@@ -87,6 +99,15 @@ export const RECORD_CASES: RecordCase[] = [
 					x_custom: 1,
 				},
 			},
+			social: {
+				id: 'ins_1',
+				text: 'I was fired on a Tuesday.',
+				author: 'Dana Ortiz',
+				format: 'text',
+				public_metrics: { like_count: 5120, reply_count: 301, retweet_count: 40 },
+				url: 'https://social.example/p/1',
+				x_custom: 1,
+			},
 		},
 		labelled: { id: 'ins_1', text: 'I was fired on a Tuesday.', author: 'Dana Ortiz', format: 'text', likes: 5120, comments: 301, url: 'https://social.example/p/1' },
 	},
@@ -100,6 +121,7 @@ export const RECORD_CASES: RecordCase[] = [
 				credits: { balance: 42, plan: 'pro' },
 				profiles: [{ data: { profileId: 'wp_a', title: 'A', isActive: true } }],
 			},
+			social: { id: 'acc_1', name: 'Dana Ortiz', email: 'dana@example.com', credits_remaining: 42, writing_profiles: [{ id: 'wp_a', name: 'A', is_active: true }], x_custom: 1 },
 		},
 		labelled: { id: 'acc_1', name: 'Dana Ortiz', email: 'dana@example.com', credits: 42, activeWritingProfile: { id: 'wp_a', name: 'A' } },
 	},
@@ -111,6 +133,7 @@ export const RECORD_CASES: RecordCase[] = [
 			nested: {
 				credits: { remaining: 41, ledger: { data: [{ transactionId: 'tx_3', delta: -1, reason: 'generate', runningBalance: 41, timestamp: ms(CREATED) }] }, x_custom: 1 },
 			},
+			social: { credits_remaining: 41, history: [{ id: 'tx_3', amount: -1, operation: 'generate', balance_after: 41, created_at: CREATED }], x_custom: 1 },
 		},
 		labelled: { balance: 41, history: [{ id: 'tx_3', amount: -1, operation: 'generate', balanceAfter: 41, createdAt: CREATED }] },
 	},
@@ -120,6 +143,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { id: 'tx_4', amount: -1, operation: 'rewrite', balanceAfter: 40, createdAt: UPDATED, x_custom: 1 },
 			snake: { id: 'tx_4', amount: -1, operation: 'rewrite', balance_after: 40, created_at: s(UPDATED), x_custom: 1 },
 			nested: { transaction: { txId: 'tx_4', delta: '-1', reason: 'rewrite', runningBalance: 40, occurredAt: ms(UPDATED), x_custom: 1 } },
+			social: { id: 'tx_4', amount: -1, operation: 'rewrite', balance_after: 40, created_at: UPDATED, x_custom: 1 },
 		},
 		labelled: { id: 'tx_4', amount: -1, operation: 'rewrite', balanceAfter: 40, createdAt: UPDATED },
 	},
@@ -129,6 +153,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { type: 'scheduled', id: 'drf_1', draftId: 'drf_1', text: 'Three lessons.', date: SCHEDULED, x_custom: 1 },
 			snake: { type: 'scheduled', id: 'drf_1', draft_id: 'drf_1', text: 'Three lessons.', scheduled_at: s(SCHEDULED), x_custom: 1 },
 			nested: { data: { kind: 'draft', _id: 'drf_1', content: 'Three lessons.', when: ms(SCHEDULED), x_custom: 1 } },
+			social: { type: 'scheduled', id: 'drf_1', draft_id: 'drf_1', text: 'Three lessons.', scheduled_at: SCHEDULED, x_custom: 1 },
 		},
 		labelled: { type: 'scheduled', id: 'drf_1', draftId: 'drf_1', text: 'Three lessons.', date: SCHEDULED },
 	},
@@ -138,6 +163,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { id: 'idea_1', title: 'The meeting we deleted', text: 'What happened next.', x_custom: 1 },
 			snake: { idea_id: 'idea_1', title: 'The meeting we deleted', text: 'What happened next.', x_custom: 1 },
 			nested: { data: { ideaId: 'idea_1', headline: 'The meeting we deleted', description: 'What happened next.', x_custom: 1 } },
+			social: { id: 'idea_1', title: 'The meeting we deleted', text: 'What happened next.', x_custom: 1 },
 		},
 		labelled: { id: 'idea_1', title: 'The meeting we deleted', text: 'What happened next.' },
 	},
@@ -147,6 +173,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { id: 'q_1', question: 'What changed after a month?', x_custom: 1 },
 			snake: { question_id: 'q_1', question_text: 'What changed after a month?', x_custom: 1 },
 			nested: { data: { questionId: 'q_1', prompt: 'What changed after a month?', x_custom: 1 } },
+			social: { id: 'q_1', question: 'What changed after a month?', x_custom: 1 },
 		},
 		labelled: { id: 'q_1', question: 'What changed after a month?' },
 	},
@@ -156,6 +183,7 @@ export const RECORD_CASES: RecordCase[] = [
 			native: { ready: true, score: 86, issues: ['Long first line'], suggestions: ['Cut the first line'], x_custom: 1 },
 			snake: { is_ready: true, score: 86, issues: ['Long first line'], suggestions: ['Cut the first line'], x_custom: 1 },
 			nested: { verdict: { isReady: 'true', rating: 86, problems: [{ message: 'Long first line', severity: 'low' }], recommendations: ['Cut the first line'], x_custom: 1 } },
+			social: { is_ready: true, score: 86, issues: ['Long first line'], suggestions: ['Cut the first line'], x_custom: 1 },
 		},
 		labelled: { ready: true, score: 86, issues: ['Long first line'], suggestions: ['Cut the first line'] },
 	},

@@ -1,5 +1,6 @@
 /**
- * Every paging convention the sandbox speaks (sandbox/paging.ts), with pages
+ * Every paging convention the sandbox speaks (sandbox/paging.ts), with the
+ * sandbox's own records and with a social API's (sandbox/shapes.ts), pages
  * of 4 items, well below the 50 or 100 the clients ask for, through every
  * reader of a list: the SDK's list, n8n Get Many with Return All and with a
  * Limit, the n8n trigger (New Published Post and New Draft) after a burst of
@@ -10,7 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID, PAGING_SHAPES, startSandbox } from '../../sandbox';
-import type { ListShape, Sandbox } from '../../sandbox';
+import type { ErrorShape, ListShape, RecordShape, Sandbox } from '../../sandbox';
 import { createStandaloneClient } from '../../sdk';
 import type { Credentials } from '../n8n/helpers/context';
 import { newTransport, poll, runNode } from '../n8n/helpers/context';
@@ -34,8 +35,8 @@ afterEach(async () => {
 	if (sb) await sb.close();
 });
 
-async function start(listShape: ListShape): Promise<void> {
-	sb = await startSandbox({ listShape, listPageMax: PAGE, seedPosts: SEEDED_POSTS, quota: { default: BIG_QUOTA, generate: BIG_QUOTA } });
+async function start(listShape: ListShape, recordShape: RecordShape, errorShape: ErrorShape): Promise<void> {
+	sb = await startSandbox({ listShape, recordShape, errorShape, listPageMax: PAGE, seedPosts: SEEDED_POSTS, quota: { default: BIG_QUOTA, generate: BIG_QUOTA } });
 	credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
 }
 
@@ -61,8 +62,11 @@ test('the table covers every convention of the sandbox', () => {
 	expect(PAGING_SHAPES).toEqual(['data-cursor', 'items-offset', 'named', 'keyset', 'link', 'page-number', 'next-page-url', 'page-token', 'graphql']);
 });
 
-describe.each(PAGING_SHAPES)('paging convention %s, pages of 4', (shape) => {
-	beforeEach(async () => await start(shape));
+/** Each convention with the sandbox's own records, and with a social API's (metrics under `public_metrics`, errors as OAuth 2 bodies). */
+const CASES = PAGING_SHAPES.flatMap((shape) => [[shape, 'native', 'nested'] as const, [shape, 'social', 'oauth'] as const]);
+
+describe.each(CASES)('paging convention %s, pages of 4, records in the %s shape, errors in the %s shape', (shape, recordShape, errorShape) => {
+	beforeEach(async () => await start(shape, recordShape, errorShape));
 
 	test('SDK list: every post, in order, once, one request per page', async () => {
 		const client = createStandaloneClient({ baseUrl: sb.baseUrl, apiKey: sb.keys.full });

@@ -1,16 +1,19 @@
 /**
  * The integration tests once more with the sandbox serving its records in
  * another service's shape (option recordShape, see sandbox/shapes.ts):
- * snake_case with epoch-second dates, and nested with synonyms and
- * epoch-millisecond dates. The main operations through the core client, the
- * n8n node and the Zapier app must give what they give on the sandbox's own
- * shape (and may add the fields the shape adds); both triggers on both
- * platforms must fire exactly once per event.
+ * snake_case with epoch-second dates, nested with synonyms and
+ * epoch-millisecond dates, and a social API's style (metrics as
+ * `<metric>_count` under `public_metrics`); each with its errors in another
+ * shape too (option errorShape: flat, problem details, OAuth 2). The main
+ * operations through the core client, the n8n node and the Zapier app must
+ * give what they give on the sandbox's own shape (and may add the fields the
+ * shape adds); the triggers on both platforms must fire exactly once per
+ * event; the 403 and the revoked and expired keys keep their words.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
-import type { RecordShape, Sandbox } from '../../sandbox';
+import type { ErrorShape, RecordShape, Sandbox } from '../../sandbox';
 import { runGuided } from '../../shared/guided';
 import { createStandaloneClient } from '../../sdk';
 import type { Credentials } from '../n8n/helpers/context';
@@ -30,9 +33,16 @@ const DAY = 86_400_000;
 const QUOTA = { default: { limit: 1_000_000, windowMs: 60_000 }, generate: { limit: 1_000_000, windowMs: 60_000 } };
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-async function sandbox(recordShape: RecordShape): Promise<Sandbox> {
-	return await startSandbox({ now: T0, keySeed: 'record-shapes', quota: QUOTA, recordShape });
+async function sandbox(recordShape: RecordShape, errorShape: ErrorShape = 'nested'): Promise<Sandbox> {
+	return await startSandbox({ now: T0, keySeed: 'record-shapes', quota: QUOTA, recordShape, errorShape });
 }
+
+/** What each shape's answer shows that the sandbox's own does not. */
+const LOOKS: Readonly<Record<Exclude<RecordShape, 'native'>, RegExp>> = {
+	snake: /"published_at":\d{10},/,
+	nested: /"publishDate":\d{13},.*"reposts":/,
+	social: /"created_at":"[^"]+","public_metrics":\{"like_count":\d+,"reply_count"/,
+};
 
 const credentialsOf = (sb: Sandbox): Credentials => ({ apiKey: sb.keys.full, baseUrl: sb.baseUrl });
 const zapierOf = (sb: Sandbox) => (inputData: Obj = {}, meta: Obj = {}) => bundle(inputData, meta, { apiKey: sb.keys.full, baseUrl: sb.baseUrl });
@@ -102,12 +112,16 @@ async function zapierSteps(sb: Sandbox): Promise<Obj> {
 	};
 }
 
-describe.each<RecordShape>(['snake', 'nested'])('the sandbox serving its records in the %s shape', (recordShape) => {
+describe.each<[Exclude<RecordShape, 'native'>, ErrorShape]>([
+	['snake', 'flat'],
+	['nested', 'problem'],
+	['social', 'oauth'],
+])('the sandbox serving its records in the %s shape, its errors in the %s shape', (recordShape, errorShape) => {
 	let native: Sandbox;
 	let shaped: Sandbox;
 
 	beforeEach(async () => {
-		[native, shaped] = await Promise.all([sandbox('native'), sandbox(recordShape)]);
+		[native, shaped] = await Promise.all([sandbox('native'), sandbox(recordShape, errorShape)]);
 	});
 	afterEach(async () => {
 		jest.restoreAllMocks();
@@ -118,7 +132,38 @@ describe.each<RecordShape>(['snake', 'nested'])('the sandbox serving its records
 		const res = await fetch(`${shaped.baseUrl}/posts?limit=1`, { headers: { Authorization: `Bearer ${shaped.keys.full}` } });
 		const text = await res.text();
 		expect(text).not.toMatch(/"publishedAt"/);
-		expect(text).toMatch(recordShape === 'snake' ? /"published_at":\d{10},/ : /"publishDate":\d{13},.*"reposts":/);
+		expect(text).toMatch(LOOKS[recordShape]);
+	});
+
+	test('errors: the 403 names its scope, a revoked or expired key says so, on the core, n8n and Zapier', async () => {
+		const refused = await fetch(`${shaped.baseUrl}/generate`, { method: 'POST', headers: { Authorization: `Bearer ${shaped.keys.readonly}` }, body: '{"prompt":"x"}' });
+		expect(JSON.stringify(await refused.json())).not.toMatch(/"error":\{"code"/);
+		const core = createStandaloneClient({ baseUrl: shaped.baseUrl, apiKey: shaped.keys.readonly });
+		await expect(core.generatePost({ prompt: 'x' })).rejects.toMatchObject({ kind: 'missing_scope', scope: 'posts:generate' });
+		const n8n = await runNode({ credentials: { ...credentialsOf(shaped), apiKey: shaped.keys.readonly }, params: { resource: 'post', operation: 'generate', prompt: 'x' } }).catch((e: unknown) => e);
+		expect(n8n).toMatchObject({ httpCode: '403', message: expect.stringMatching(/lacks the scope "posts:generate"/) });
+		for (const key of ['revoked', 'expired'] as const) {
+			const client = createStandaloneClient({ baseUrl: shaped.baseUrl, apiKey: shaped.keys[key] });
+			await expect(client.getCredits({})).rejects.toMatchObject({ kind: 'authentication', reason: key });
+			const zapier = await run('searches', 'getCredits', bundle({}, {}, { apiKey: shaped.keys[key], baseUrl: shaped.baseUrl })).catch((e: Error) => e);
+			expect(zapier).toMatchObject({ name: 'ExpiredAuthError', message: expect.stringMatching(key === 'revoked' ? /^API key has been revoked\./ : /^API key has expired\./) });
+		}
+	});
+
+	test('Post Metric Milestone fires once on n8n and is a candidate on Zapier when a post reaches the threshold', async () => {
+		jest.spyOn(Date, 'now').mockImplementation(() => shaped.clock.now());
+		const credentials = credentialsOf(shaped);
+		const params = { event: 'postMetricMilestone', metric: 'likes', threshold: 100_000, watchDays: 30 };
+		const staticData: IDataObject = {};
+		expect(await poll({ credentials, params, staticData })).toMatchObject({ result: null, logs: [] });
+		const post = shaped.state.listPosts(DEFAULT_ACCOUNT_ID)[0];
+		shaped.state.setMetrics(DEFAULT_ACCOUNT_ID, post.id, { likes: 100_001 });
+		const fired = await poll({ credentials, params, staticData });
+		expect(fired.logs).toEqual([]);
+		expect(fired.items).toEqual([expect.objectContaining({ postId: post.id, metric: 'likes', value: 100_001 })]);
+		expect((await poll({ credentials, params, staticData })).result).toBeNull();
+		const candidates = await run('triggers', 'postMetricMilestone', zapierOf(shaped)({ metric: 'likes', threshold: 100_000, watchDays: 30 }));
+		expect(candidates).toEqual([expect.objectContaining({ id: `${post.id}:likes:100000`, value: 100_001 })]);
 	});
 
 	test('every operation through the core client gives what it gives on the native shape', async () => {
