@@ -34,8 +34,11 @@ const SAME_WINDOW_MS = 50;
 const WINDOW_MARGIN = (windowMs: number) => 10 + 0.02 * windowMs;
 /** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
 const ROOM_SHARE = 0.4;
-/** Our sends kept: more than any window holds at the fastest rate (bounded memory). */
-const MAX_SENDS_KEPT = 4_096;
+/**
+ * Our sends kept (bounded memory: a process holds a pacing per key, up to 256): enough for a window of 512 calls.
+ * A larger window is then counted short, and its refusals tell the rest.
+ */
+const MAX_SENDS_KEPT = 512;
 
 export class QuotaWindow {
 	limit?: number;
