@@ -18,8 +18,8 @@ export interface GridForm {
 
 export const GRID_FORMS: readonly GridForm[] = [
 	{ id: 'xrl-reset', label: 'X-RateLimit-* with -Reset', fake: 'full', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: true }, told: true },
-	{ id: 'xrl-no-reset', label: 'X-RateLimit-Limit/-Remaining, no -Reset', fake: 'x-ratelimit-no-reset', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: false }, told: true },
-	{ id: 'ratelimit-s', label: 'RateLimit-Limit/-Remaining/-Reset (s to wait)', fake: 'ratelimit', sandbox: { rateLimitHeaders: 'ratelimit' }, told: true },
+	{ id: 'xrl-no-reset', label: 'X-RateLimit-*, no -Reset', fake: 'x-ratelimit-no-reset', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: false }, told: true },
+	{ id: 'ratelimit-s', label: 'RateLimit-* (-Reset in s to wait)', fake: 'ratelimit', sandbox: { rateLimitHeaders: 'ratelimit' }, told: true },
 	{ id: 'ietf', label: 'IETF RateLimit-Policy/RateLimit', fake: 'ietf', sandbox: { rateLimitHeaders: 'ietf' }, told: true },
 	{ id: 'retry-after-s', label: 'Retry-After (s) only', fake: 'retry-after', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
 	{ id: 'retry-after-date', label: 'Retry-After (HTTP date) only', fake: 'retry-after-date', sandbox: { rateLimitHeaders: 'retry-after-date' }, told: false },
