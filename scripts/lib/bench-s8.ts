@@ -4,7 +4,7 @@
  * `/generate` quota of 10 per 1 s) through the n8n node's Post › Generate, default settings. One execution and
  * twelve run in this process (each execution its own `execute()`, started together); three processes are forked
  * workers (scripts/bench-process.ts), each running 4 executions of 20 items. It runs alone (`--only S8`, about
- * 25 minutes on 2 cores) so that the full bench stays within about 20.
+ * 18 minutes on 2 cores) so that the full bench stays within about 20.
  */
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
