@@ -76,7 +76,7 @@ import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runExecutions } from './lib/bench-executions';
-import type { ExecutionOutcome, ExecutionsSpec, NodeKind } from './lib/bench-executions';
+import type { ExecutionOutcome, NodeKind } from './lib/bench-executions';
 import type { ToChild } from './bench-process';
 import { forkWorker, runOnWorker } from './lib/bench-workers';
 

@@ -64,9 +64,6 @@ export const RATE_DEFAULTS: RateControllerOptions = {
 	maxRate: 1_000,
 };
 
-/** The shortest span a rate is measured over: a handful of calls sent together is not a rate. */
-const MIN_SPAN_MS = 100;
-
 /** Our sends kept for the measure: enough for a second at the fastest rate. */
 const MAX_SENDS_KEPT = 2_048;
 
