@@ -42,14 +42,17 @@ export class InFlight {
 		this.latencyMs = this.latencyMs === undefined ? took : Math.round((1 - AUTO_IN_FLIGHT.smoothing) * this.latencyMs + AUTO_IN_FLIGHT.smoothing * took);
 	}
 
-	/** Calls in flight allowed at `rate` (calls per second): the latency measured, or the age of the oldest call still out if longer. */
-	limit(rate: number, now: number, cap = AUTO_IN_FLIGHT.max): number {
+	/**
+	 * Calls in flight allowed at `rate` (calls per second): the latency measured, or the age of the oldest call still
+	 * out if longer; never fewer than `burst` (a told window's calls, which may go together at its start).
+	 */
+	limit(rate: number, now: number, cap = AUTO_IN_FLIGHT.max, burst = 0): number {
 		let oldest = now;
 		for (const at of this.flying.values()) oldest = Math.min(oldest, at);
 		const latency = Math.max(this.latencyMs ?? 0, now - oldest);
 		// Before any answer, the latency is unknown: the rate alone paces (within the cap).
 		if (this.latencyMs === undefined) return cap;
-		const little = Math.ceil((rate * latency * AUTO_IN_FLIGHT.headroom) / 1_000);
+		const little = Math.max(burst, Math.ceil((rate * latency * AUTO_IN_FLIGHT.headroom) / 1_000));
 		return Math.max(AUTO_IN_FLIGHT.min, Math.min(cap, little));
 	}
 }

@@ -17,7 +17,7 @@
  * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
-import { InFlight } from './in-flight';
+import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
 import { QuotaWindow, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { Turnstile } from './turnstile';
@@ -175,7 +175,7 @@ export class Pacer {
 				// The pause is over for everyone (with a clock that does not move, the next callers must not wait it again).
 				if (this.pausedUntil === paused) this.pausedUntil = 0;
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
-				lane.rate.onPauseEnd(paused);
+				lane.rate.onPauseEnd(paused, lane.window.exact);
 				continue;
 			}
 			const hold = lane.window.holdUntil(now);
@@ -183,7 +183,7 @@ export class Pacer {
 				await waitUntil(hold, now);
 				continue;
 			}
-			if (lane.flight.count >= lane.flight.limit(lane.rate.rate(now), now)) {
+			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}
@@ -194,6 +194,12 @@ export class Pacer {
 			}
 			return this.take(laneName, lane);
 		}
+	}
+
+	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */
+	private inFlightLimit(lane: Lane, now: number): number {
+		const told = lane.window.toldRate() === undefined ? 0 : (lane.window.limit ?? 0);
+		return lane.flight.limit(lane.rate.rate(now), now, AUTO_IN_FLIGHT.max, told);
 	}
 
 	private take(name: string, lane: Lane): Slot {
@@ -218,7 +224,7 @@ export class Pacer {
 		}
 		if (window) {
 			if (lane.window.learn(window, slot.ticket, now)) lane.rate.onRoom(now);
-			lane.rate.setCeiling(lane.window.toldRate());
+			lane.rate.setCeiling(lane.window.toldRate(), lane.window.windowMs);
 		}
 		const waiters = this.waiters;
 		this.waiters = [];
@@ -254,7 +260,7 @@ export class Pacer {
 			rate: Math.round(rate.rate * 10) / 10,
 			allowedRate: rate.allowed === undefined ? undefined : Math.round(rate.allowed * 10) / 10,
 			latencyMs: lane.flight.latencyMs,
-			inFlightLimit: lane.flight.limit(rate.rate, now),
+			inFlightLimit: this.inFlightLimit(lane, now),
 			peakInFlight: lane.flight.peak,
 		};
 	}

@@ -97,6 +97,11 @@ export class QuotaWindow {
 		return e !== undefined && this.limit !== undefined && e.left >= Math.max(1, ROOM_SHARE * this.limit);
 	}
 
+	/** The answers tell the window's end to the millisecond. */
+	get exact(): boolean {
+		return this.lastReset !== undefined;
+	}
+
 	/** The told rate (calls per second), when both the limit and the window's length are known. */
 	toldRate(): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;

@@ -72,8 +72,9 @@ export class RateController {
 	private readonly startedAt: number;
 	private tokens: number;
 	private updatedAt: number;
-	/** The told quota's rate (calls per second), when the answers tell it. */
+	/** The told quota's rate (calls per second), when the answers tell it, and its window (ms). */
 	private ceiling?: number;
+	private windowMs?: number;
 	/** The last cut: when, and the rate the key allowed then. */
 	private cutAt = -Infinity;
 	private allowed?: number;
@@ -135,9 +136,14 @@ export class RateController {
 		return this.allowed !== undefined || this.ceiling !== undefined;
 	}
 
-	/** The told quota's rate, or undefined when the answers stop telling it. */
-	setCeiling(rate: number | undefined): void {
+	/**
+	 * The told quota: its rate, and the window it is counted over (ms). A limit per window is a bucket that holds a
+	 * window's calls: a window's calls may go together at its start (a fixed window of 50 per 5 s is not 10 a second
+	 * spread out: S2 took 1.35 × the limit that way), at the rate allowed now.
+	 */
+	setCeiling(rate: number | undefined, windowMs?: number): void {
 		this.ceiling = rate === undefined || !(rate > 0) ? undefined : rate;
+		this.windowMs = this.ceiling === undefined ? undefined : windowMs;
 	}
 
 	/** When the next call may go (now, or later when the bucket is empty). */
@@ -157,12 +163,17 @@ export class RateController {
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0] < at - 2 * this.o.measureMs)) this.sends.shift();
 	}
 
-	/** A pause (a refusal's delay) ended at `at`: one call may go at once (the server said when), and no burst of the tokens the pause saved. */
-	onPauseEnd(at: number): void {
+	/**
+	 * A pause (a refusal's delay) ended at `at`: one call may go at once (the server said when), and no burst of the
+	 * tokens the pause saved; `windowEnded`: the pause ended at a told window's exact end, and the new window's calls
+	 * may go (a delay in whole seconds ends anywhere in the next window, where others' calls may be).
+	 */
+	onPauseEnd(at: number, windowEnded = false): void {
 		this.refill(at);
-		this.tokens = 1;
+		this.tokens = windowEnded ? this.capacity(at) : 1;
 		this.epochAt = undefined;
 	}
+
 
 	/**
 	 * A call sent at `sentAt` was refused at `now`. Calls sent before the last cut are of the same crowding and
@@ -203,10 +214,15 @@ export class RateController {
 		return { rate: this.rate(now), allowed: this.allowed, told: this.ceiling !== undefined };
 	}
 
-	/** The bucket holds one token (calls go evenly spaced), or the initial burst until it is spent. */
+	/** The bucket holds one token (calls go evenly spaced) or, with a told window, a window's calls at the rate now; the initial burst until it is spent. */
 	private refill(now: number): void {
 		if (now <= this.updatedAt) return;
-		this.tokens = Math.min(Math.max(1, this.tokens), this.tokens + ((now - this.updatedAt) / 1_000) * this.rate(now));
+		this.tokens = Math.min(Math.max(this.capacity(now), this.tokens), this.tokens + ((now - this.updatedAt) / 1_000) * this.rate(now));
 		this.updatedAt = now;
+	}
+
+	/** One token, or a told window's calls at the rate now. */
+	private capacity(now: number): number {
+		return this.windowMs === undefined ? 1 : Math.max(1, Math.floor((this.rate(now) * this.windowMs) / 1_000));
 	}
 }

@@ -86,6 +86,15 @@ describe('one pacing for all calls of a client', () => {
 		expect(time.elapsed()).toBeLessThanOrEqual(6_000 * 1.25);
 	});
 
+	test('a told window with exact ends lets its calls go together at its start: 50 per 5 s is not 10 a second spread out (S2)', async () => {
+		const { time, api, generate } = setup({ latencyMs: 1_000, limit: 50, windowMs: 5_000, headers: 'full' });
+		const results = await generate(200, 128);
+		expect(results.every((r) => r.ok)).toBe(true);
+		expect(api.stats.charged).toBe(200);
+		// The quota-bound limit: (⌈200/50⌉ − 1) × 5 s + 1 s = 16 s (spread at the told rate it took 21.2 s).
+		expect(time.elapsed()).toBeLessThanOrEqual(16_000 * 1.1);
+	});
+
 	test('a run with no header at all (429 without a delay) still completes, by backoff', async () => {
 		const { api, generate } = setup({ latencyMs: 50, limit: 5, windowMs: 1_000, headers: 'none' }, { maxAttempts: 10 });
 		const results = await generate(20, 5);
