@@ -174,7 +174,6 @@ export class RateController {
 		this.epochAt = undefined;
 	}
 
-
 	/**
 	 * A call sent at `sentAt` was refused at `now`. Calls sent before the last cut are of the same crowding and
 	 * cut nothing more; otherwise the rate drops, measured from our calls that were not refused.
