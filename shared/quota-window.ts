@@ -47,6 +47,7 @@ export class QuotaWindow {
 	/** The current window, when an answer told its exact end: the remaining count told for the call `asOf`. */
 	private current?: { endsAt: number; remaining: number; asOf: number };
 	private lastReset?: number;
+	private exactSeen = false;
 	/** The latest window seen (exact ends): its end and the least count told for it. */
 	private ending?: { endsAt: number; left: number };
 	/** Our calls not refused: [ticket, time sent], oldest first. */
@@ -75,6 +76,7 @@ export class QuotaWindow {
 			this.stated = true;
 		}
 		if (w.resetAt === undefined || w.resetExact === false) return false;
+		this.exactSeen = true;
 		this.learnLength(w.resetAt);
 		const room = this.noteLeft(w.resetAt, w.remaining);
 		if (w.remaining === undefined || w.resetAt <= now) return room;
@@ -99,7 +101,7 @@ export class QuotaWindow {
 
 	/** The answers tell the window's end to the millisecond. */
 	get exact(): boolean {
-		return this.lastReset !== undefined;
+		return this.exactSeen;
 	}
 
 	/** The told rate (calls per second), when both the limit and the window's length are known. */

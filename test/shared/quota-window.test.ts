@@ -38,6 +38,15 @@ describe('QuotaWindow', () => {
 		expect(q.holdUntil(200)).toBe(10 + 1_030);
 	});
 
+	test('an exact end is known as such whether the window length is stated or learned; a rounded one is not', () => {
+		const stated = new QuotaWindow();
+		stated.learn({ limit: 10, windowMs: 1_000, remaining: 5, resetAt: 1_000 }, 1, 100);
+		expect(stated.exact).toBe(true);
+		const rounded = new QuotaWindow();
+		rounded.learn({ limit: 10, remaining: 5, resetAt: 1_000, resetExact: false }, 1, 100);
+		expect(rounded.exact).toBe(false);
+	});
+
 	test('the window length is learned from the least gap between exact ends', () => {
 		const q = new QuotaWindow();
 		q.learn({ limit: 10, remaining: 5, resetAt: 1_000 }, 1, 100);
