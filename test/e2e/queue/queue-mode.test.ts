@@ -68,6 +68,8 @@ const KILL_ITEMS = 12;
 const PLAIN_BEFORE_KILL = 4;
 const PER_ITEM_BEFORE_KILL = 5;
 const WORKER_CONCURRENCY = 5;
+/** How long the main and both workers may take to be ready: each waits for the database migration lock, and on a loaded CI machine (the suites run side by side on 2 cores) the imports alone took 3 minutes. */
+const CLUSTER_START_MS = 300_000;
 const QUEUE_WORKFLOWS = ['batch', 'kill-plain', 'kill-per-item', 'generate-one', 'trigger-published', 'trigger-upcoming'];
 const IDS = {
 	batch: 'pwQueueBatch0001',
@@ -125,6 +127,11 @@ function startN8nProcess(n8n: N8nInstall, label: string, args: string[], env: No
 	};
 	cleanups.processes.push(() => proc.stop());
 	return proc;
+}
+
+/** A log's last non-empty line, to say why a process stopped. */
+function lastLine(log: string): string {
+	return log.trim().split('\n').pop()?.trim() || 'no output';
 }
 
 /** Execution ids a worker's log says it started ("Worker started execution <id> (job <n>)"). */
@@ -229,23 +236,29 @@ const cluster = step(async () => {
 	const startWorker = async (name: string) =>
 		startN8nProcess(n8n, name, ['worker', `--concurrency=${WORKER_CONCURRENCY}`], await envFor(name, { N8N_PORT: String(await rt.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await rt.freePort()) }));
 	const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
-	const mainReady = await waitFor(async () => {
+	// One wait for the three, which ends as soon as one of them has exited (a worker that cannot bind a port stops at once).
+	const all = [main, ...workers];
+	const isMainReady = async () => {
 		if (!/Editor is now accessible/.test(main.log())) return false;
 		try {
 			return (await fetch(`${mainUrl}/healthz`)).ok;
 		} catch {
 			return false;
 		}
-	}, 180_000);
-	const workersReady = await waitFor(() => workers.every((w) => /n8n worker is now ready/.test(w.log())), 180_000);
-	return { main, mainPort, mainUrl, workers, startWorker, mainReady, workersReady };
+	};
+	const isWorkerReady = (w: N8nProcess) => /n8n worker is now ready/.test(w.log());
+	await waitFor(async () => all.some((p) => !p.alive()) || (workers.every(isWorkerReady) && (await isMainReady())), CLUSTER_START_MS);
+	const mainReady = main.alive() && (await isMainReady());
+	const workersReady = workers.every((w) => w.alive() && isWorkerReady(w));
+	const exited = all.filter((p) => !p.alive()).map((p) => `${p.label} exited (${lastLine(p.log())})`);
+	return { main, mainPort, mainUrl, workers, startWorker, mainReady, workersReady, exited };
 });
 
 /** The cluster up, the owner set up, and what the later steps read from n8n, PostgreSQL and the sandbox. */
 const ready = step(async () => {
 	const { pg, sandbox } = await runtime();
 	const c = await cluster();
-	if (!c.mainReady || !c.workersReady) throw new Error(`the n8n main or its workers did not start; see ${c.main.logFile} and ${c.workers.map((w) => w.logFile).join(', ')}`);
+	if (!c.mainReady || !c.workersReady) throw new Error(`the n8n main or its workers did not start${c.exited.length ? `: ${c.exited.join('; ')}` : ''}; see ${c.main.logFile} and ${c.workers.map((w) => w.logFile).join(', ')}`);
 	say(`  main pid ${c.main.pid} on port ${c.mainPort}; workers pid ${c.workers.map((w) => w.pid).join(' and ')}`);
 	const rest = await restClient(c.mainUrl);
 	const spare: N8nProcess[] = [];
