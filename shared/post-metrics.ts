@@ -86,6 +86,13 @@ export function namesTried(metric: string): string[] {
 
 /** Keys known to hold a post's metrics; any other object of numbers with a metric in it does too (isMetricContainer). */
 export const METRIC_CONTAINERS = ['metrics', 'stats', 'statistics', 'engagement', 'analytics', 'insights', 'counts', 'socialCounts'];
+/** METRIC_CONTAINERS reduced, once: every key of every record read is looked up here. */
+const CONTAINER_KEYS: ReadonlySet<string> = new Set(METRIC_CONTAINERS.map((c) => reduce(c)));
+
+/** True when `key` is one of METRIC_CONTAINERS, in any casing. */
+export function isKnownMetricContainer(key: string): boolean {
+	return CONTAINER_KEYS.has(reduce(key));
+}
 
 const isNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()));
 
@@ -96,7 +103,7 @@ const isNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) |
  */
 export function isMetricContainer(key: string, value: unknown): value is Record<string, unknown> {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-	if (METRIC_CONTAINERS.some((c) => reduce(c) === reduce(key))) return true;
+	if (isKnownMetricContainer(key)) return true;
 	const entries = Object.entries(value);
 	const numbers = entries.every(([k, v]) => v === null || (isNumber(v) && !/id$/i.test(k)));
 	return entries.length > 0 && numbers && entries.some(([k]) => isMetricName(k) || labelledMetricOf(k) !== undefined);

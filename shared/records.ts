@@ -16,12 +16,12 @@
  * Nothing the API sent is dropped. Readers are idempotent: reading a record
  * already read gives it back unchanged.
  */
-import type { FieldRule, Obj, RecordSpec } from './record-fields';
-import { MISSING, arrayIn, asObj, balanceIn, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
+import type { CompiledRule, CompiledSpec, Obj } from './record-fields';
+import { MISSING, arrayIn, asObj, balanceIn, compileRule, compileSpecs, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
 import type { RecordKind } from './record-specs';
 import { SPECS } from './record-specs';
 import type { LabelledMetric } from './post-metrics';
-import { LABELLED_METRICS, METRIC_CONTAINERS, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
+import { LABELLED_METRICS, isKnownMetricContainer, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
 import type { CalendarEntry, CreditTransaction, CreditsOutput, Draft, Post } from './types';
 
 export { isoDate, keyOf } from './record-fields';
@@ -29,18 +29,18 @@ export type { RecordKind } from './record-specs';
 export { fieldsLookedFor, nounOf } from './record-specs';
 export { isMetricName } from './post-metrics';
 
-/** Every kind's spec, checked against what the generic reader needs. */
-export const RECORD_SPECS: Readonly<Record<RecordKind, RecordSpec>> = SPECS;
+/** Every kind's spec, checked against what the generic reader needs, its names reduced once. */
+export const RECORD_SPECS: Readonly<Record<RecordKind, CompiledSpec>> = compileSpecs(SPECS);
 
 // ---------------------------------------------------------------------------
 // A post's metrics
 
 /** The rule that reads each labelled metric: a number under any of its spellings. */
-const METRIC_READ: Readonly<Record<LabelledMetric, FieldRule>> = {
-	likes: { type: 'number', aliases: labelledSpellings('likes') },
-	comments: { type: 'number', aliases: labelledSpellings('comments') },
-	shares: { type: 'number', aliases: labelledSpellings('shares') },
-	impressions: { type: 'number', aliases: labelledSpellings('impressions') },
+const METRIC_READ: Readonly<Record<LabelledMetric, CompiledRule>> = {
+	likes: compileRule({ type: 'number', aliases: labelledSpellings('likes') }),
+	comments: compileRule({ type: 'number', aliases: labelledSpellings('comments') }),
+	shares: compileRule({ type: 'number', aliases: labelledSpellings('shares') }),
+	impressions: compileRule({ type: 'number', aliases: labelledSpellings('impressions') }),
 };
 
 /**
@@ -51,8 +51,7 @@ const METRIC_READ: Readonly<Record<LabelledMetric, FieldRule>> = {
  * the top of the record. The containers merged (and the metrics moved) leave `rest`.
  */
 function readMetrics(rest: Obj): Obj | undefined {
-	const known = (k: string) => METRIC_CONTAINERS.some((c) => keyOf(c) === keyOf(k));
-	const rank = (k: string) => (keyOf(k) === 'metrics' ? 0 : known(k) ? 1 : 2);
+	const rank = (k: string) => (keyOf(k) === 'metrics' ? 0 : isKnownMetricContainer(k) ? 1 : 2);
 	const containers = Object.keys(rest)
 		.filter((k) => isMetricContainer(k, rest[k]))
 		.sort((a, b) => rank(a) - rank(b));
@@ -67,6 +66,7 @@ function readMetrics(rest: Obj): Obj | undefined {
 	const index = indexKeys(merged);
 	const metrics: Obj = {};
 	const others: Obj = { ...merged };
+	let restIndex: Map<string, string[]> | undefined;
 	for (const metric of Object.keys(LABELLED_METRICS) as LabelledMetric[]) {
 		const found = findField(merged, index, METRIC_READ[metric]);
 		if (found) {
@@ -75,10 +75,11 @@ function readMetrics(rest: Obj): Obj | undefined {
 			continue;
 		}
 		// At the top of the record (a number only: `comments` may also be the list of comments).
-		const top = findField(rest, indexKeys(rest), METRIC_READ[metric]);
+		const top = findField(rest, (restIndex ??= indexKeys(rest)), METRIC_READ[metric]);
 		if (top && top.value !== null) {
 			metrics[metric] = top.value;
 			delete rest[top.key];
+			restIndex = undefined; // a key left rest
 		}
 	}
 	for (const name of Object.keys(metrics)) delete others[name];
@@ -170,7 +171,7 @@ export function metricValue(raw: unknown, name: string): number | undefined {
 
 /** A published post: id, text, publishedAt, metrics {likes, comments, shares, impressions, and any other}, url, draftId. */
 export function readPost(raw: unknown): Post {
-	const { labelled, rest } = readFields(asObj(raw), SPECS.post);
+	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.post);
 	const metrics = readMetrics(rest);
 	const out: Obj = { ...labelled };
 	if (metrics) out.metrics = metrics;
@@ -178,10 +179,10 @@ export function readPost(raw: unknown): Post {
 }
 
 /** A draft or scheduled post: id, text, status, scheduledAt, createdAt, updatedAt. */
-export const readDraft: (raw: unknown) => Draft = readerOf<Draft>(SPECS.draft);
+export const readDraft: (raw: unknown) => Draft = readerOf<Draft>(RECORD_SPECS.draft);
 
 /** A credit transaction: id, amount, operation, balanceAfter, createdAt. */
-export const readCreditTransaction: (raw: unknown) => CreditTransaction = readerOf<CreditTransaction>(SPECS.creditTransaction);
+export const readCreditTransaction: (raw: unknown) => CreditTransaction = readerOf<CreditTransaction>(RECORD_SPECS.creditTransaction);
 
 /**
  * The credits: balance (undefined when none is found) and history (the
@@ -189,7 +190,7 @@ export const readCreditTransaction: (raw: unknown) => CreditTransaction = reader
  * `entries` or `ledger`, bare or wrapped).
  */
 export function readCredits(raw: unknown): CreditsOutput {
-	const { labelled, rest, view, index } = readFields(asObj(raw), SPECS.credits);
+	const { labelled, rest, view, index } = readFields(asObj(raw), RECORD_SPECS.credits);
 	if (labelled.balance === undefined || labelled.balance === null) {
 		const b = balanceIn(pick(view, index, ['balance', 'credits']));
 		if (b !== undefined) labelled.balance = b;
@@ -207,7 +208,7 @@ export function readCredits(raw: unknown): CreditsOutput {
  * when the entry has none: the caller decides.
  */
 export function readCalendarEntry(raw: unknown): Partial<CalendarEntry> & Obj {
-	const { labelled, rest } = readFields(asObj(raw), SPECS.calendarEntry);
+	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.calendarEntry);
 	const rawType = typeof labelled.type === 'string' ? labelled.type.toLowerCase() : undefined;
 	const publishedAt = labelled.publishedAt as string | undefined;
 	const scheduledAt = labelled.scheduledAt as string | undefined;
