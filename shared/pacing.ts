@@ -183,7 +183,7 @@ export class Pacer {
 				await waitUntil(hold, now);
 				continue;
 			}
-			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
+			if (lane.flight.count >= this.inFlightLimit(lane, now) || (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs))) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}

@@ -46,6 +46,11 @@ export class QuotaWindow {
 	private stated = false;
 	/** The current window, when an answer told its exact end: the remaining count told for the call `asOf`. */
 	private current?: { endsAt: number; remaining: number; asOf: number };
+	/**
+	 * About the least a window can last: the longest span from one of our calls to the end of the window it was counted
+	 * in (it began at that call's arrival or before, a network's delay after it was sent at most).
+	 */
+	private leastLength = 0;
 	private lastReset?: number;
 	private exactSeen = false;
 	/** The latest window seen (exact ends): its end and the least count told for it. */
@@ -77,6 +82,8 @@ export class QuotaWindow {
 		}
 		if (w.resetAt === undefined || w.resetExact === false) return false;
 		this.exactSeen = true;
+		const sent = this.sends.find(([t]) => t === ticket);
+		if (sent) this.leastLength = Math.max(this.leastLength, w.resetAt - sent[1]);
 		this.learnLength(w.resetAt);
 		const room = this.noteLeft(w.resetAt, w.remaining);
 		if (w.remaining === undefined || w.resetAt <= now) return room;
@@ -126,6 +133,19 @@ export class QuotaWindow {
 		// It began with the first call after the told end at the latest: it ends a window after that call.
 		const end = since[0][1] + this.windowMs + WINDOW_MARGIN(this.windowMs);
 		return end > now ? end : own;
+	}
+
+	/**
+	 * Our calls since the told end of the current window already reach the limit, and the new window's length is not
+	 * known yet (one end seen, no length stated): the calls beyond wait for the answers to those calls, which tell the
+	 * new window's exact end (S2's first window turn: the calls beyond went at the slow start's rate, 5 to 16 refused).
+	 */
+	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
+		const c = this.current;
+		if (!c || now < c.endsAt || this.limit === undefined || this.windowMs !== undefined) return false;
+		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
+		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
+		return this.sends.filter(([, at]) => at >= c.endsAt).length >= this.limit;
 	}
 
 	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */

@@ -11,6 +11,30 @@ describe('QuotaWindow', () => {
 		expect(q.holdUntil(1_000)).toBeUndefined();
 	});
 
+	test('past a told end, with the new window's length unknown, calls beyond the limit wait for the answers that tell its end, when they come within a window', () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 0);
+		// Counted in a window ending at 5 s: a window lasts about 5 s at least.
+		q.learn({ limit: 3, remaining: 2, resetAt: 5_000 }, 1, 1_000);
+		for (let t = 2; t <= 4; t++) q.onSend(t, 5_000 + t);
+		expect(q.spentUntilTold(5_010, 1_000)).toBe(true);
+		// Answers slower than a window: waiting for them costs more than the refusals would.
+		expect(q.spentUntilTold(5_010, 6_000)).toBe(false);
+		expect(q.spentUntilTold(5_010, undefined)).toBe(false);
+		// Fewer than the limit sent since the end: nothing to wait for.
+		const r = new QuotaWindow();
+		r.onSend(1, 0);
+		r.learn({ limit: 3, remaining: 2, resetAt: 5_000 }, 1, 1_000);
+		r.onSend(2, 5_002);
+		expect(r.spentUntilTold(5_010, 1_000)).toBe(false);
+		// The window's length stated: holdUntil knows the end, nothing waits for an answer.
+		const s = new QuotaWindow();
+		s.onSend(1, 0);
+		s.learn({ limit: 3, remaining: 2, resetAt: 5_000, windowMs: 5_000 }, 1, 1_000);
+		for (let t = 2; t <= 4; t++) s.onSend(t, 5_000 + t);
+		expect(s.spentUntilTold(5_010, 1_000)).toBe(false);
+	});
+
 	test('a refused call was not counted', () => {
 		const q = new QuotaWindow();
 		for (let t = 1; t <= 3; t++) q.onSend(t, t * 10);
