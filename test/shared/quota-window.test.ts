@@ -11,7 +11,7 @@ describe('QuotaWindow', () => {
 		expect(q.holdUntil(1_000)).toBeUndefined();
 	});
 
-	test('past a told end, with the new window's length unknown, calls beyond the limit wait for the answers that tell its end, when they come within a window', () => {
+	test('past a told end, with the new window length unknown, calls beyond the limit wait for the answers that tell its end, when they come within a window', () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 0);
 		// Counted in a window ending at 5 s: a window lasts about 5 s at least.
