@@ -38,6 +38,21 @@ function pidAlive(pid: number): boolean {
 	}
 }
 
+/** The ports this process reserved: their files go when it exits (a reservation left behind is stale anyway). */
+const reserved = new Set<number>();
+
+function releaseAll(): void {
+	for (const port of reserved) {
+		const file = path.join(RESERVATIONS, String(port));
+		try {
+			if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.rmSync(file, { force: true });
+		} catch {
+			// gone already
+		}
+	}
+	reserved.clear();
+}
+
 /** Reserves `port` for this process; false when a live process holds it. A stale reservation is taken over. */
 function reserve(port: number): boolean {
 	fs.mkdirSync(RESERVATIONS, { recursive: true });
@@ -45,6 +60,8 @@ function reserve(port: number): boolean {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		try {
 			fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+			if (reserved.size === 0) process.once('exit', releaseAll);
+			reserved.add(port);
 			return true;
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -80,6 +97,7 @@ export async function freePort(): Promise<number> {
 		const port = PORT_FLOOR + Math.floor(Math.random() * (high - PORT_FLOOR + 1));
 		if (!reserve(port)) continue;
 		if (await canListen(port)) return port;
+		reserved.delete(port);
 		fs.rmSync(path.join(RESERVATIONS, String(port)), { force: true });
 	}
 	throw new Error(`no free port between ${PORT_FLOOR} and ${high} after ${PICK_ATTEMPTS} tries (reservations in ${RESERVATIONS})`);
