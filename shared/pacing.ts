@@ -181,6 +181,8 @@ export class Pacer {
 			const hold = lane.window.holdUntil(now);
 			if (hold !== undefined && hold - now <= maxWaitMs) {
 				await waitUntil(hold, now);
+				const share = lane.window.shareOfNext(hold);
+				if (share !== undefined) lane.rate.onWindowStart(hold, share);
 				continue;
 			}
 			if (lane.flight.count >= this.inFlightLimit(lane, now) || (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs))) {

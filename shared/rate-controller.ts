@@ -174,6 +174,12 @@ export class RateController {
 		this.epochAt = undefined;
 	}
 
+	/** A told window began at `at` (its exact end was waited for): `calls` may go at once, this client's share of it. */
+	onWindowStart(at: number, calls: number): void {
+		this.refill(at);
+		this.tokens = Math.max(this.tokens, calls);
+	}
+
 	/**
 	 * A call sent at `sentAt` was refused at `now`. Calls sent before the last cut are of the same crowding and
 	 * cut nothing more; otherwise the rate drops, measured from our calls that were not refused.

@@ -79,6 +79,37 @@ describe('QuotaWindow', () => {
 		expect(q.windowMs).toBe(1_000);
 	});
 
+	test('alone on the key, the next window is given at its exact start (once); shared, it is not', () => {
+		const alone = new QuotaWindow();
+		// Our 10 calls are the 10 the window counted: remaining 0 after the last.
+		for (let t = 1; t <= 10; t++) alone.onSend(t, 1_000 + t);
+		alone.learn({ limit: 10, windowMs: 1_000, remaining: 0, resetAt: 2_000 }, 10, 1_050);
+		expect(alone.holdUntil(1_100)).toBe(2_000);
+		expect(alone.shareOfNext(2_000)).toBe(10);
+		expect(alone.shareOfNext(2_000)).toBeUndefined();
+		// Others' calls in the counts: 4 of ours, the window spent.
+		const shared = new QuotaWindow();
+		for (let t = 1; t <= 4; t++) shared.onSend(t, 1_000 + t);
+		shared.learn({ limit: 10, windowMs: 1_000, remaining: 0, resetAt: 2_000 }, 4, 1_050);
+		expect(shared.shareOfNext(2_000)).toBeUndefined();
+		// Nothing exact told: nothing given.
+		expect(new QuotaWindow().shareOfNext(2_000)).toBeUndefined();
+	});
+
+	test('within a told window with calls left, the server counts rule: our own calls of the last window length hold nothing', () => {
+		const q = new QuotaWindow();
+		q.learn({ limit: 10, windowMs: 1_000 }, 0, 0);
+		for (let t = 1; t <= 10; t++) q.onSend(t, t);
+		// Before any exact window: our own ten calls hold the next.
+		expect(q.holdUntil(1_000)).toBe(1 + 1_030);
+		// A new window told with 9 left for our 11th call: it may go, and so may 8 more.
+		q.onSend(11, 1_000);
+		q.learn({ limit: 10, windowMs: 1_000, remaining: 9, resetAt: 2_000 }, 11, 1_001);
+		expect(q.holdUntil(1_002)).toBeUndefined();
+		for (let t = 12; t <= 20; t++) q.onSend(t, 1_002);
+		expect(q.holdUntil(1_003)).toBe(2_000);
+	});
+
 	test('a window that ended with 40 % of its limit left shows room; one that ended spent does not', () => {
 		const q = new QuotaWindow();
 		expect(q.learn({ limit: 10, remaining: 0, resetAt: 1_000 }, 1, 100)).toBe(false);

@@ -24,6 +24,14 @@ describe('RateController', () => {
 		expect(times.length).toBeGreaterThan(8);
 	});
 
+	test('a told window starting with a share of calls lets them go at once, whatever the bucket held', () => {
+		const rc = new RateController(0);
+		rc.setCeiling(9.5, 1_000);
+		sendUntil(rc, 0, 1_000);
+		rc.onWindowStart(1_000, 10);
+		expect(sendUntil(rc, 1_000, 1_001)).toHaveLength(10);
+	});
+
 	test('a refusal cuts to the rate measured, climbs back to just under it, holds, then probes upward', () => {
 		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 1 });
 		// 10 calls a second for 2 s, then a refusal.
