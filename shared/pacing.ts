@@ -225,7 +225,7 @@ export class Pacer {
 			lane.rate.onRefused(slot.sentAt, now);
 		}
 		if (window) {
-			if (lane.window.learn(window, slot.ticket, now)) lane.rate.onRoom(now);
+			if (lane.window.learn(window, slot.ticket)) lane.rate.onRoom(now);
 			lane.rate.setCeiling(lane.window.toldRate(), lane.window.windowMs);
 		}
 		const waiters = this.waiters;
