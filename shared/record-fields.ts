@@ -107,7 +107,7 @@ export const GENERIC_NEST = ['data', 'attributes', 'record', 'item', 'node', 're
 /**
  * A rule with its names reduced once, and a spec made of such rules: rules are constants, and reducing their names
  * again for every record was most of the time a trigger spent reading a page (3 to 4 times the rest). The readers
- * compile their specs when their module loads; the generic reader takes either form.
+ * compile their specs when their module loads; the generic reader takes only compiled ones.
  */
 export interface CompiledRule extends FieldRule {
 	/** Each name reduced (keyOf), aliases then fallbacks, with whether its key is consumed. */
@@ -186,9 +186,9 @@ export interface Found {
 }
 
 /** The first name of the rule present in `view` with a readable value (null counts only when nothing else does). */
-export function findField(view: Obj, index: Map<string, string[]>, rule: FieldRule | CompiledRule): Found | undefined {
+export function findField(view: Obj, index: Map<string, string[]>, rule: CompiledRule): Found | undefined {
 	let nullAt: Found | undefined;
-	for (const [reduced, consumed] of 'keys' in rule ? rule.keys : compileRule(rule).keys) {
+	for (const [reduced, consumed] of rule.keys) {
 		for (const key of index.get(reduced) ?? []) {
 			const raw = view[key];
 			if (raw === null) {
@@ -212,9 +212,8 @@ export interface ReadResult {
 	index: Map<string, string[]>;
 }
 
-export function readFields(raw: Obj, spec: RecordSpec, extraNest: readonly string[] = []): ReadResult {
-	const nest = extraNest.length === 0 && 'nestKeys' in spec ? (spec as CompiledSpec).nestKeys : new Set([...GENERIC_NEST, ...spec.nest, ...extraNest].map(keyOf));
-	const { base, view } = unnest(raw, nest);
+export function readFields(raw: Obj, spec: CompiledSpec): ReadResult {
+	const { base, view } = unnest(raw, spec.nestKeys);
 	const index = indexKeys(view);
 	const labelled: Obj = {};
 	const rest: Obj = { ...base };
@@ -288,7 +287,7 @@ export function balanceIn(value: unknown): number | undefined {
  * `creditsDetails` when it says more than the balance), writingProfiles (each
 
 /** A reader of a kind with nothing to add to the generic reading: the labelled fields, then every other field as sent. */
-export function readerOf<T>(spec: RecordSpec): (raw: unknown) => T {
+export function readerOf<T>(spec: CompiledSpec): (raw: unknown) => T {
 	return (raw: unknown): T => {
 		const { labelled, rest } = readFields(asObj(raw), spec);
 		return { ...labelled, ...rest } as T;
