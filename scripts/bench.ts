@@ -59,17 +59,15 @@
  * `BENCH_SUMMARY {json}` (one line; see `summaryLine`).
  */
 import axios from 'axios';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
 import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
-import { DEFAULT_ACCOUNT_ID } from '../sandbox/state';
-import { poll, runNode } from '../test/n8n/helpers/context';
+import { runNode } from '../test/n8n/helpers/context';
 import { BENCH_CHART_FILE, batchChart, gridChart, wayLegend } from './lib/bench-charts';
 import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
@@ -79,6 +77,8 @@ import { BASELINE_COMMIT, BASELINE_CONCURRENCY, extractBaseline, loadNode, runEx
 import type { ExecutionOutcome, NodeKind } from './lib/bench-executions';
 import type { ToChild } from './bench-process';
 import { forkWorker, runOnWorker } from './lib/bench-workers';
+import { POLLS, loadZapierHelpers, pollCostN8n, pollCostZapier, triggerState, type PollCost } from './lib/bench-triggers';
+import { ensureBuilt, loadTime, packSize } from './lib/bench-footprint';
 
 const ROOT = join(__dirname, '..');
 const MAX_CONCURRENCY = fields.MAX_CONCURRENCY;
@@ -92,22 +92,6 @@ const only = (() => {
 const WRITE = !args.includes('--no-write') && only === undefined;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 type Obj = Record<string, unknown>;
-
-/** The Zapier test helpers (test/zapier/helpers.ts), loaded in main(): they register a jest afterAll, a no-op here. */
-type ZapierHelpers = typeof import('../test/zapier/helpers');
-let App: ZapierHelpers['App'];
-let bundle: ZapierHelpers['bundle'];
-let appTester: (fn: unknown, b: unknown) => Promise<unknown>;
-
-async function loadZapierHelpers(): Promise<void> {
-	const g = globalThis as unknown as { afterAll?: (fn: () => void) => void };
-	g.afterAll ??= () => undefined;
-	// As under jest: zapier-platform-core then skips its per-invocation memory printout.
-	process.env.NODE_ENV ??= 'test';
-	const helpers = await import('../test/zapier/helpers');
-	({ App, bundle } = helpers);
-	appTester = helpers.appTester as unknown as typeof appTester;
-}
 
 function log(line: string) {
 	process.stderr.write(`[bench] ${line}\n`);
@@ -743,174 +727,7 @@ async function runN8nBatching(setup: N8nBatching, scenarios: Scenario[], skipped
 }
 
 // ---------------------------------------------------------------------------
-// 2. Poll cost and trigger state
-
-interface PollCost {
-	trigger: string;
-	polls: number;
-	perPoll: { min: number; max: number; mean: number };
-	fired: number;
-	expected: number;
-}
-
-function stats(list: number[]) {
-	return { min: Math.min(...list), max: Math.max(...list), mean: list.reduce((a, b) => a + b, 0) / list.length };
-}
-
-/** Publishes `count` posts at the sandbox clock's next second (drafts scheduled, clock advanced). */
-function publish(sb: Sandbox, count: number): string[] {
-	const at = new Date(sb.clock.now() + 1000).toISOString();
-	const drafts = Array.from({ length: count }, (_, i) => sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Bench post ${i} at ${at}`, at));
-	sb.clock.advance(1000);
-	const ids = new Set(drafts.map((d) => d.id));
-	return sb.state.account(DEFAULT_ACCOUNT_ID).posts.filter((p) => p.draftId && ids.has(p.draftId)).map((p) => p.id);
-}
-
-function schedule(sb: Sandbox, count: number): number {
-	for (let i = 0; i < count; i++) {
-		const at = new Date(Math.floor(sb.clock.now() / 1000) * 1000 + 20 * 60_000 + Math.random() * 30 * 60_000).toISOString();
-		sb.state.createDraft(DEFAULT_ACCOUNT_ID, `Bench scheduled ${i}`, at);
-	}
-	return count;
-}
-
-const POLLS = 30;
-/** New items between two polls, cycling: quiet polls and busy ones. */
-const PATTERN = [0, 1, 0, 2, 0, 0, 3, 1, 0, 1];
-
-async function pollCostN8n(sb: Sandbox, event: 'newPublishedPost' | 'upcomingScheduledDraft'): Promise<PollCost> {
-	const staticData: IDataObject = {};
-	const params = event === 'newPublishedPost' ? { event } : { event, notifyAmount: 1, notifyUnit: 'hours' };
-	const credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	await poll({ credentials, params, staticData });
-	const perPoll: number[] = [];
-	let fired = 0;
-	let expected = 0;
-	for (let i = 0; i < POLLS; i++) {
-		const n = PATTERN[i % PATTERN.length];
-		expected += event === 'newPublishedPost' ? publish(sb, n).length : schedule(sb, n);
-		const before = sb.stats.requests;
-		const { items } = await poll({ credentials, params, staticData });
-		perPoll.push(sb.stats.requests - before);
-		fired += items.length;
-	}
-	return { trigger: `n8n ${event === 'newPublishedPost' ? 'New Published Post' : 'Upcoming Scheduled Draft'}`, polls: POLLS, perPoll: stats(perPoll), fired, expected };
-}
-
-async function pollCostZapier(sb: Sandbox, key: 'newPublishedPost' | 'upcomingScheduledDraft'): Promise<PollCost> {
-	const inputData = key === 'upcomingScheduledDraft' ? { notifyBefore: '60', notifyBeforeUnit: 'minutes' } : {};
-	const auth = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-	const perform = (App.triggers as Record<string, { operation: { perform: unknown } }>)[key].operation.perform;
-	const seen = new Set<string>();
-	for (const item of (await appTester(perform, bundle(inputData, { isPopulatingDedupe: true }, auth))) as Obj[]) seen.add(String(item.id));
-	const perPoll: number[] = [];
-	let fired = 0;
-	let expected = 0;
-	for (let i = 0; i < POLLS; i++) {
-		const n = PATTERN[i % PATTERN.length];
-		expected += key === 'newPublishedPost' ? publish(sb, n).length : schedule(sb, n);
-		const before = sb.stats.requests;
-		const items = (await appTester(perform, bundle(inputData, {}, auth))) as Obj[];
-		perPoll.push(sb.stats.requests - before);
-		for (const item of items) {
-			if (!seen.has(String(item.id))) fired++;
-			seen.add(String(item.id));
-		}
-	}
-	return { trigger: `Zapier ${key === 'newPublishedPost' ? 'New Published Post' : 'Upcoming Scheduled Draft'}`, polls: POLLS, perPoll: stats(perPoll), fired, expected };
-}
-
-interface StateSize {
-	posts: number;
-	bytes: number;
-	fired: number;
-	unique: number;
-	polls: number;
-	requests: number;
-	shape: string;
-}
-
-/** 10,000 posts go by in batches of 100 (all of a batch at the same second: the worst case for the ids kept at the watermark). */
-async function triggerState(total = 10_000, batch = 100): Promise<StateSize> {
-	const sb = await startSandbox({ keySeed: 'chaos-bench', quota: { default: { limit: 1_000_000, windowMs: 60_000 } } });
-	try {
-		const staticData: IDataObject = {};
-		const credentials = { apiKey: sb.keys.full, baseUrl: sb.baseUrl };
-		const params = { event: 'newPublishedPost' };
-		await poll({ credentials, params, staticData });
-		sb.resetStats();
-		const firedIds: string[] = [];
-		let polls = 0;
-		for (let published = 0; published < total; published += batch) {
-			publish(sb, batch);
-			const { items } = await poll({ credentials, params, staticData });
-			polls++;
-			firedIds.push(...items.map((i) => String(i.id)));
-		}
-		const json = JSON.stringify(staticData);
-		const state = (staticData.newPublishedPost ?? {}) as { idsAtWatermark?: string[] };
-		return {
-			posts: total,
-			bytes: Buffer.byteLength(json),
-			fired: firedIds.length,
-			unique: new Set(firedIds).size,
-			polls,
-			requests: sb.stats.requests,
-			shape: `watermark + ${state.idsAtWatermark?.length ?? 0} ids at the watermark`,
-		};
-	} finally {
-		await sb.close();
-	}
-}
-
-// ---------------------------------------------------------------------------
-// 3. Footprint
-
-function ensureBuilt(): string {
-	const missing = [join(ROOT, 'n8n/dist/nodes/PostWriter/PostWriter.node.js'), join(ROOT, 'zapier/dist/zapier/src/index.js')].filter((f) => !existsSync(f));
-	if (missing.length === 0 && !args.includes('--build')) return 'existing build';
-	log(args.includes('--build') ? 'building (--build)…' : `building: missing ${missing.join(', ')}…`);
-	const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-	if (r.status !== 0) throw new Error('npm run build failed');
-	return 'built by this run (npm run build)';
-}
-
-function median(list: number[]): number {
-	const s = [...list].sort((a, b) => a - b);
-	return s[Math.floor(s.length / 2)];
-}
-
-interface LoadTime {
-	median: number;
-	all: number[];
-	/** Of which the dependency alone (required first, in the same process). */
-	dependency: number;
-	/** The package's own code: total − dependency (median). */
-	own: number;
-}
-
-/** Time (ms) to require `files` in a fresh node process, median of `runs`; `dependency` is timed on its own first. */
-function loadTime(files: string[], dependency: string, cwd: string, runs = 5): LoadTime {
-	const code =
-		'const t=process.hrtime.bigint();' +
-		`require(require.resolve(${JSON.stringify(dependency)},{paths:[${JSON.stringify(cwd)}]}));const d=process.hrtime.bigint();` +
-		files.map((f) => `require(${JSON.stringify(f)});`).join('') +
-		'const e=process.hrtime.bigint();process.stdout.write(JSON.stringify([Number(e-t)/1e6,Number(d-t)/1e6]));';
-	const totals: number[] = [];
-	const deps: number[] = [];
-	for (let i = 0; i < runs; i++) {
-		const [total, dep] = JSON.parse(execFileSync(process.execPath, ['-e', code], { cwd, encoding: 'utf8' })) as [number, number];
-		totals.push(total);
-		deps.push(dep);
-	}
-	return { median: median(totals), all: totals, dependency: median(deps), own: median(totals.map((t, i) => t - deps[i])) };
-}
-
-function packSize(cwd: string): { size: number; unpackedSize: number; files: number; name: string } {
-	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-	const [info] = JSON.parse(out) as Array<{ size: number; unpackedSize: number; entryCount: number; name: string }>;
-	return { size: info.size, unpackedSize: info.unpackedSize, files: info.entryCount, name: info.name };
-}
+// 2. Poll cost and trigger state: scripts/lib/bench-triggers.ts; 3. Footprint: scripts/lib/bench-footprint.ts
 
 // ---------------------------------------------------------------------------
 // Report
@@ -1103,7 +920,7 @@ async function mainS8(): Promise<void> {
 	const reportFile = join(ROOT, 'docs/benchmarks.md');
 	if (write) replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(S8_BLOCK, 'npm run bench -- --only S8'), blockEnd(S8_BLOCK), '', 'docs/benchmarks.md');
 	const m = machine();
-	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}; build: ${ensureBuilt()}`);
+	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}; build: ${ensureBuilt(ROOT, args.includes('--build'), log)}`);
 	const results = await runS8(log, filter);
 	const misses = s8Misses(results);
 	const tables = s8Tables(results);
@@ -1125,7 +942,7 @@ async function main() {
 	}
 	const started = Date.now();
 	const m = machine();
-	const build = ensureBuilt();
+	const build = ensureBuilt(ROOT, args.includes('--build'), log);
 	const reportFile = join(ROOT, 'docs/benchmarks.md');
 	// Fail now, not after the run, when the report has lost its generated block.
 	if (WRITE) replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(FIGURES_BLOCK, 'npm run bench'), blockEnd(FIGURES_BLOCK), '', 'docs/benchmarks.md');
