@@ -12,7 +12,8 @@ import { fakeService, pool, virtualTime } from './virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
 
-export async function runGridCase(c: GridCase, seed = 991, rate?: Partial<RateControllerOptions>): Promise<GridResult> {
+/** `startSpreadMs`: process p starts p × that after the first (0: all together). */
+export async function runGridCase(c: GridCase, seed = 991, rate?: Partial<RateControllerOptions>, startSpreadMs = 0): Promise<GridResult> {
 	const time = virtualTime();
 	const api = fakeService(time, { latencyMs: c.latencyMs, limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs, headers: c.form.fake, credits: 100_000 });
 	let s = seed;
@@ -25,6 +26,7 @@ export async function runGridCase(c: GridCase, seed = 991, rate?: Partial<RateCo
 	const results = await time.run(
 		Promise.all(
 			Array.from({ length: processes }, async (_, p) => {
+				if (p > 0 && startSpreadMs > 0) await time.sleep(p * startSpreadMs);
 				const pacer = new Pacer({ sleep: time.sleep, now: time.now, random, rate });
 				const runs = Array.from({ length: executions }, (__, e) => new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random, pacer, party: `e${e}` }));
 				const out = await Promise.all(runs.map((client, e) => pool(items, items, (i) => client.generatePost({ prompt: `p${p} e${e} i${i}` }))));
