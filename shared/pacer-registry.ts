@@ -19,12 +19,15 @@ export interface PacerRegistryOptions<P extends Idle> {
 	maxEntries?: number;
 }
 
+/** The defaults of PacerRegistryOptions (their reasons are given there). */
+export const REGISTRY_DEFAULTS = { idleMs: 600_000, maxEntries: 256 };
+
 export class PacerRegistry<P extends Idle> {
 	private readonly entries = new Map<string, P>();
 	private readonly options: Required<PacerRegistryOptions<P>>;
 
 	constructor(options: PacerRegistryOptions<P>) {
-		this.options = { idleMs: 600_000, maxEntries: 256, ...options };
+		this.options = { ...REGISTRY_DEFAULTS, ...options };
 	}
 
 	/** The pacing of this key and base URL (the same object for every run on them until it is dropped). */

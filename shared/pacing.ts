@@ -60,7 +60,7 @@ export interface AcquireOptions {
  * refusals reached them, so a small one (5 % of the delay and 20 ms, at most 250 ms) keeps them apart without
  * idling the key after every refusal.
  */
-const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
+export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
 interface Lane {

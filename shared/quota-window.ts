@@ -32,9 +32,10 @@ const SAME_WINDOW_MS = 50;
  * (as many servers count) refuses a call that reaches it a moment early. 2 % and 10 ms, as the margin of the
  * clocks of two machines on one network.
  */
-const WINDOW_MARGIN = (windowMs: number) => 10 + 0.02 * windowMs;
+export const WINDOW_MARGIN = { ms: 10, share: 0.02 };
+const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * windowMs;
 /** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
-const ROOM_SHARE = 0.4;
+export const ROOM_SHARE = 0.4;
 /**
  * Our sends kept (bounded memory: a process holds a pacing per key, up to 256): enough for a window of 512 calls.
  * A larger window is then counted short, and its refusals tell the rest.
@@ -120,7 +121,7 @@ export class QuotaWindow {
 	/** The told rate (calls per second), when both the limit and the window's length are known. */
 	toldRate(): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
-		return (this.limit * 1_000) / (this.windowMs + WINDOW_MARGIN(this.windowMs));
+		return (this.limit * 1_000) / (this.windowMs + marginOf(this.windowMs));
 	}
 
 	/**
@@ -139,7 +140,7 @@ export class QuotaWindow {
 		const since = this.sends.filter(([, at]) => at >= c.endsAt);
 		if (since.length < this.limit) return undefined;
 		// It began with the first call after the told end at the latest: it ends a window after that call.
-		const end = since[0][1] + this.windowMs + WINDOW_MARGIN(this.windowMs);
+		const end = since[0][1] + this.windowMs + marginOf(this.windowMs);
 		// Over a window since the told end: windows passed that no answer told yet, and our own count holds.
 		return end > now ? end : this.ownLimit(now);
 	}
@@ -178,7 +179,7 @@ export class QuotaWindow {
 	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */
 	private ownLimit(now: number): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
-		const span = this.windowMs + WINDOW_MARGIN(this.windowMs);
+		const span = this.windowMs + marginOf(this.windowMs);
 		const recent = this.sends.filter(([, at]) => at > now - span);
 		return recent.length >= this.limit ? recent[recent.length - this.limit][1] + span : undefined;
 	}
