@@ -56,6 +56,8 @@ export class QuotaWindow {
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
 	private lastReset?: number;
+	/** The least gap seen between two exact window ends (a whole number of windows). */
+	private leastGap = Infinity;
 	private exactSeen = false;
 	/** The latest window seen (exact ends): its end and the least count told for it. */
 	private ending?: { endsAt: number; left: number };
@@ -189,13 +191,18 @@ export class QuotaWindow {
 		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length;
 	}
 
-	/** The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of windows apart). */
+	/**
+	 * The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of
+	 * windows apart). A gap is taken only when it is shorter than two of the least length a window can have: a
+	 * longer one may span several windows whose ends no answer told (a refusal's end at 0.66 s, then answers 5 s
+	 * later telling the end at 5 s: a 1 s window taken for 4 s, and the told rate cut to 2.4 calls a second).
+	 */
 	private learnLength(resetAt: number): void {
 		if (this.stated) return;
 		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
-			const gap = Math.abs(resetAt - this.lastReset);
-			this.windowMs = Math.min(this.windowMs ?? Infinity, gap);
+			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
 		}
+		if (this.leastGap < 2 * this.leastLength) this.windowMs = this.leastGap;
 		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
 	}
 }

@@ -73,9 +73,27 @@ describe('QuotaWindow', () => {
 
 	test('the window length is learned from the least gap between exact ends', () => {
 		const q = new QuotaWindow();
+		q.onSend(1, 100);
+		q.onSend(2, 1_200);
+		q.onSend(3, 2_100);
 		q.learn({ limit: 10, remaining: 5, resetAt: 1_000 }, 1);
 		q.learn({ limit: 10, remaining: 5, resetAt: 2_050 }, 2);
 		q.learn({ limit: 10, remaining: 5, resetAt: 3_050 }, 3);
+		expect(q.windowMs).toBe(1_000);
+	});
+
+	test('a gap that may span several windows is not taken for one (a refusal early, then answers 5 s later)', () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 0);
+		q.onSend(2, 4_600);
+		// A refusal at 0.66 s tells the end at 1 s; the next answer to reach us, 5 s later, tells the end at 5 s.
+		q.learn({ limit: 10, remaining: 0, resetAt: 1_000 }, 1);
+		q.learn({ limit: 10, remaining: 9, resetAt: 5_000 }, 2);
+		expect(q.windowMs).toBeUndefined();
+		expect(q.toldRate()).toBeUndefined();
+		// A call sent at 5.05 s counted in the window ending at 6 s: that gap is one window (a window lasts 0.95 s at least).
+		q.onSend(3, 5_050);
+		q.learn({ limit: 10, remaining: 9, resetAt: 6_000 }, 3);
 		expect(q.windowMs).toBe(1_000);
 	});
 
