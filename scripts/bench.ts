@@ -66,7 +66,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
-import * as fields from '../n8n/nodes/PostWriter/helpers/fields';
+import * as n8nOptions from '../n8n/nodes/PostWriter/helpers/options';
 import { runNode } from '../test/n8n/helpers/context';
 import { BENCH_CHART_FILE, batchChart, gridChart, wayLegend } from './lib/bench-charts';
 import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
@@ -81,9 +81,9 @@ import { POLLS, loadZapierHelpers, pollCostN8n, pollCostZapier, triggerState, ty
 import { ensureBuilt, loadTime, packSize } from './lib/bench-footprint';
 
 const ROOT = join(__dirname, '..');
-const MAX_CONCURRENCY = fields.MAX_CONCURRENCY;
+const MAX_CONCURRENCY = n8nOptions.MAX_CONCURRENCY;
 /** The fixed default of Options › Concurrency before issue 18 (5); undefined once the node sizes it itself (Auto). */
-const DEFAULT_CONCURRENCY = (fields as unknown as Record<string, unknown>).DEFAULT_CONCURRENCY as number | undefined;
+const DEFAULT_CONCURRENCY = (n8nOptions as unknown as Record<string, unknown>).DEFAULT_CONCURRENCY as number | undefined;
 const args = process.argv.slice(2);
 const only = (() => {
 	const i = args.indexOf('--only');

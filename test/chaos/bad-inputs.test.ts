@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { CUSTOM } from '../../n8n/nodes/PostWriter/helpers/fields';
+import { CUSTOM } from '../../n8n/nodes/PostWriter/helpers/layout';
 import { poll, runNodeError } from '../n8n/helpers/context';
 import { bundle, details, run, runAuthTest } from '../zapier/helpers';
 import { record } from './harness';

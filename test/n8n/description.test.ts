@@ -9,7 +9,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
-import { compareLabels } from '../../n8n/nodes/PostWriter/helpers/fields';
+import { compareLabels } from '../../n8n/nodes/PostWriter/helpers/wording';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
 import { BRAND } from '../../shared/brand';
 import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';

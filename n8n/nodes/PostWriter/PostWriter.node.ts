@@ -5,7 +5,7 @@ import { BRAND } from '../../shared/brand';
 import { createGuided } from './actions/creation/Creation.resource';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
-import { operationSubtitle } from './helpers/fields';
+import { operationSubtitle } from './helpers/operation-picker';
 import { listWritingProfiles } from './methods/listSearch';
 
 export class PostWriter implements INodeType {

@@ -8,7 +8,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { TriggerFieldSpec, TriggerKey } from '../../shared/triggers';
 import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
-import { byName, compareLabels, sentence } from '../PostWriter/helpers/fields';
+import { byName, compareLabels, sentence } from '../PostWriter/helpers/wording';
 
 const EVENT = 'event';
 

@@ -14,7 +14,7 @@ import type { Credentials, Transport } from '../../n8n/helpers/context';
 import { record } from '../harness';
 import type { ActionRun, Driver, DriverContext, Outcome, PollResult, TriggerPoller } from './types';
 import { upcomingFireKey } from './types';
-import { MAX_CONCURRENCY } from '../../../n8n/nodes/PostWriter/helpers/fields';
+import { MAX_CONCURRENCY } from '../../../n8n/nodes/PostWriter/helpers/options';
 
 type Send = (credentials: Credentials, options: IHttpRequestOptions) => Promise<unknown>;
 

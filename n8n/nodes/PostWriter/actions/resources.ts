@@ -6,7 +6,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 
 import type { Resource } from '../../../shared/catalogue';
 import { operationsByResource } from '../../../shared/catalogue';
-import { compareLabels, titleOf } from '../helpers/fields';
+import { compareLabels, titleOf } from '../helpers/wording';
 import type { NodeMap } from './node.type';
 import * as account from './account/Account.resource';
 import * as calendar from './calendar/Calendar.resource';

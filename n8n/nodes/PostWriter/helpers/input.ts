@@ -1,6 +1,6 @@
 /**
  * Reads the parameters of a catalogue operation for one item and turns them
- * into the core's input: values come from where fields.ts put them (top level
+ * into the core's input: values come from where layout.ts puts them (top level
  * or a collection), "Custom" choices are replaced by the custom text, dates
  * are converted with the workflow's timezone, answers are collected.
  * Validation itself stays in the core, which names the field.
@@ -11,17 +11,9 @@ import type { FieldSpec, OperationKey } from '../../../shared/catalogue';
 import { getOperation } from '../../../shared/catalogue';
 import { ValidationError } from '../../../shared/errors';
 import { toUtcDate, toZonedTimestamp } from './dates';
-import {
-	CUSTOM,
-	MIN_CREDITS_TO_KEEP,
-	OPTIONS,
-	answersJsonName,
-	answersModeName,
-	collectionOf,
-	customName,
-	isTopLevel,
-} from './fields';
-import type { FieldOverrides } from './fields';
+import type { FieldOverrides } from './layout';
+import { CUSTOM, answersJsonName, answersModeName, collectionOf, customName, isTopLevel } from './layout';
+import { MIN_CREDITS_TO_KEEP, OPTIONS } from './options';
 
 function readCollection(ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
 	const value = ctx.getNodeParameter(name, itemIndex, {}) as IDataObject | undefined;

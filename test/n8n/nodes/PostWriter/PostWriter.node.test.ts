@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../../../sandbox';
 import type { Sandbox } from '../../../../sandbox';
-import { CUSTOM } from '../../../../n8n/nodes/PostWriter/helpers/fields';
+import { CUSTOM } from '../../../../n8n/nodes/PostWriter/helpers/layout';
 import { listWritingProfiles } from '../../../../n8n/nodes/PostWriter/methods/listSearch';
 import type { Credentials } from '../../helpers/context';
 import { loadOptionsContext, runNode, runNodeError } from '../../helpers/context';

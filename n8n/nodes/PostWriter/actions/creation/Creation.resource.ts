@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationPicker } from '../../helpers/fields';
+import { operationPicker } from '../../helpers/operation-picker';
 import * as createGuided from './createGuided.operation';
 import * as prepare from './prepare.operation';
 import * as refine from './refine.operation';

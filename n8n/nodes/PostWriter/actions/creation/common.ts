@@ -1,4 +1,4 @@
-import type { FieldOverrides } from '../../helpers/fields';
+import type { FieldOverrides } from '../../helpers/layout';
 
 /** Each step takes the workflow ID from the item the previous step returned. */
 export const FROM_PREVIOUS_STEP: FieldOverrides = {

@@ -11,8 +11,11 @@ import type { GuidedInput } from '../../../../shared/guided';
 import { GUIDED_OPERATION } from '../../../../shared/catalogue';
 import { guidedInputFrom, runGuided } from '../../../../shared/guided';
 import { concurrencyOf, forEachItem } from '../../helpers/execute';
-import { actionOf, concurrencyOption, imperative, maxQuotaWaitOption, optionsCollection, sentence, showFor, specFields } from '../../helpers/fields';
-import type { FieldOverrides, OperationMeta } from '../../helpers/fields';
+import { showFor, specFields } from '../../helpers/fields';
+import type { FieldOverrides } from '../../helpers/layout';
+import type { OperationMeta } from '../../helpers/operation-picker';
+import { concurrencyOption, maxQuotaWaitOption, optionsCollection } from '../../helpers/options';
+import { actionOf, imperative, sentence } from '../../helpers/wording';
 import { readFields } from '../../helpers/input';
 import { paidMemoryOption, resendUnclearOption } from '../../helpers/paid';
 

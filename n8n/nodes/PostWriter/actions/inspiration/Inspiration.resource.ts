@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationPicker } from '../../helpers/fields';
+import { operationPicker } from '../../helpers/operation-picker';
 import * as search from './search.operation';
 
 export { search };

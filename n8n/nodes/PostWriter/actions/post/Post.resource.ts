@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationPicker } from '../../helpers/fields';
+import { operationPicker } from '../../helpers/operation-picker';
 import * as analyze from './analyze.operation';
 import * as generate from './generate.operation';
 import * as getMany from './getMany.operation';

@@ -9,7 +9,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { startSandbox } from '../../../../../sandbox';
-import { CONCURRENCY_WHEN_ADDED, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/fields';
+import { CONCURRENCY_WHEN_ADDED, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/options';
 import { RATE_DEFAULTS } from '../../../../../shared/rate-controller';
 import { runPool } from '../../../../../n8n/nodes/PostWriter/helpers/execute';
 import { PostWriter } from '../../../../../n8n/nodes/PostWriter/PostWriter.node';
