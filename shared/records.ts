@@ -15,6 +15,11 @@
  * name, a credits object to its balance) is kept whole under `<field>Details`.
  * Nothing the API sent is dropped. Readers are idempotent: reading a record
  * already read gives it back unchanged.
+ *
+ * Last, the stamping of the polled posts and drafts with the id and time the
+ * triggers place them by: it sits beside the readers it calls so that the
+ * reads (poll-reads.ts) and the state (polling.ts, event-state.ts) can both
+ * use it within the import depth of shared/.
  */
 import type { CompiledRule, CompiledSpec, Obj } from './record-fields';
 import { MISSING, arrayIn, asObj, balanceIn, compileRule, compileSpecs, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
@@ -23,6 +28,9 @@ import { SPECS } from './record-specs';
 import type { LabelledMetric } from './post-metrics';
 import { LABELLED_METRICS, isKnownMetricContainer, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
 import type { CalendarEntry, CreditTransaction, CreditsOutput, Draft, Post } from './types';
+import type { StampedItem, UnreadableRecord } from './list-read';
+import type { Stamped } from './watermark';
+import { firstId, firstTime } from './watermark';
 
 export { isoDate, keyOf } from './record-fields';
 export type { RecordKind } from './record-specs';
@@ -232,3 +240,56 @@ export function readCalendarEntry(raw: unknown): Partial<CalendarEntry> & Obj {
 	return { ...entry, ...rest };
 }
 
+// ---------------------------------------------------------------------------
+// Stamping: the id and time by which the triggers place a polled record
+
+/**
+ * Stamps posts with id and publication time (read by readPost above,
+ * whatever their shape), in the order given. Those without either are
+ * returned apart, with what they lack, so that the triggers can say so.
+ */
+export function stampAll(records: Obj[]): { stamped: StampedItem[]; unreadable: UnreadableRecord[] } {
+	const stamped: StampedItem[] = [];
+	const unreadable: UnreadableRecord[] = [];
+	for (const raw of records) {
+		const record = readPost(raw) as Obj;
+		const missing = [typeof record.id === 'string' ? undefined : 'id', typeof record.publishedAt === 'string' ? undefined : 'publishedAt'].filter(
+			(f): f is string => f !== undefined,
+		);
+		if (missing.length > 0) unreadable.push({ record, missing });
+		else stamped.push({ id: record.id as string, at: Date.parse(record.publishedAt as string), record });
+	}
+	return { stamped, unreadable };
+}
+
+/** Stamps records with id and time, in the order given; leaves out those without (see stampAll). */
+export function stampInOrder(records: Obj[]): StampedItem[] {
+	return stampAll(records).stamped;
+}
+
+/** Stamps records with id and time; drops those without; newest first. */
+export function stampPosts(records: Obj[]): StampedItem[] {
+	return stampInOrder(records).sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+const DRAFT_ID_KEYS = ['id', 'draftId', 'draft_id'] as const;
+const DRAFT_CREATED_KEYS = ['createdAt', 'created_at', 'creationDate', 'created'] as const;
+
+/** A draft's id and creation time, or undefined when either is missing. */
+export function stampDraft(record: Obj): Stamped | undefined {
+	// The draft reader above knows every spelling; the raw keys stay a fallback.
+	const draft = readDraft(record) as unknown as Obj;
+	const id = firstId(draft, DRAFT_ID_KEYS);
+	const at = firstTime(draft, DRAFT_CREATED_KEYS);
+	return id === undefined || at === undefined ? undefined : { id, at, record: draft };
+}
+
+/** Drafts with an id and a creation time, in the order given, and how many lacked one. */
+export function stampDrafts(records: Obj[]): { stamped: Stamped[]; unstamped: number } {
+	const stamped: Stamped[] = [];
+	for (const r of records) {
+		const s = stampDraft(r);
+		if (s) stamped.push(s);
+	}
+	return { stamped, unstamped: records.length - stamped.length };
+}

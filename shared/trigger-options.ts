@@ -1,9 +1,11 @@
 /**
  * The choices and bounds of the trigger events' fields, which the trigger
  * catalogue (triggers.ts) shows and the event logic (event-state.ts,
- * polling.ts) checks. They sit in a module of their own, which imports
- * nothing, so that the catalogue does not import the event logic: the events'
- * polls (poll-reader.ts) import both, within the import depth of shared/.
+ * polling.ts) checks, the platforms they are shown on, and the milestone's
+ * checked options with the watch window they make. They sit in a module of
+ * their own, which imports nothing, so that the catalogue does not import the
+ * event logic: the reads (poll-reads.ts) and the events' polls
+ * (poll-reader.ts) import both, within the import depth of shared/.
  */
 
 /** The metrics offered in the pickers; any other numeric metric the API returns can be named instead. */
@@ -29,3 +31,21 @@ export type NotifyUnit = (typeof NOTIFY_UNITS)[number]['value'];
 
 /** Longest "notify me before" window: a month keeps the calendar request small. */
 export const MAX_LOOKAHEAD_DAYS = 31;
+
+/** The platforms the trigger events run on; some fields differ between them. */
+export type TriggerPlatform = 'n8n' | 'zapier';
+
+/** Post Metric Milestone's options, checked (milestone-state.ts's milestoneConfig). */
+export interface MilestoneConfig {
+	/** The metric's name (`likes`, `comments`, `shares`, `impressions` or any other). */
+	metric: string;
+	threshold: number;
+	watchDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Start of the watch window: posts published before it are not watched. */
+export function windowStart(now: number, config: MilestoneConfig): number {
+	return now - config.watchDays * DAY_MS;
+}

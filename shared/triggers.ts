@@ -14,9 +14,9 @@
  */
 import type { FieldOption, OperationKey, OutputField } from './catalogue';
 import { OPERATIONS } from './catalogue';
-import { DEFAULT_WATCH_DAYS, MAX_LOOKAHEAD_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, NOTIFY_UNITS, OTHER_METRIC } from './trigger-options';
+import { DEFAULT_WATCH_DAYS, MAX_LOOKAHEAD_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, NOTIFY_UNITS, OTHER_METRIC, type TriggerPlatform } from './trigger-options';
 
-export type TriggerPlatform = 'n8n' | 'zapier';
+export type { TriggerPlatform } from './trigger-options';
 
 /** What one platform shows otherwise than the declaration. */
 export interface TriggerFieldWords {

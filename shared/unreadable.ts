@@ -1,26 +1,23 @@
 /**
  * Never silent when a value the user chose cannot be read: the messages that
  * say so, for the values a trigger or an operation acts on beside the ids and
- * times of records (those are polling.ts's unreadableMessage): the metric a
+ * times of records (those are event-result.ts's unreadableMessage): the metric a
  * Post Metric Milestone watches, the credit balance Credits Low compares with
  * its threshold, the labelled metrics of Get Many Published Posts.
  *
  * Each message names the field looked for, the names tried, the fields the
  * records do carry, and what to do. The triggers report them as their
- * `unreadable` warnings (poll-reader.ts): an error on the first poll and in
+ * `unreadable` warnings (event-result.ts's TriggerWarning): an error on the first poll and in
  * the test event, a warning on later polls; Get Many as an execution hint.
  */
 import { namesTried } from './post-metrics';
 import { fieldsLookedFor, metricValue, metricsOf, nounOf, readPost } from './records';
+import type { UnreadableWarning } from './event-result';
 import type { Obj } from './values';
 import { isObj } from './values';
 
-/** A trigger's warning for records it cannot use (the `unreadable` kind of poll-reader.ts's TriggerWarning). */
-export interface UnreadableWarning {
-	kind: 'unreadable';
-	message: string;
-	count: number;
-}
+// A trigger's warning for records it cannot use, where it was first exported.
+export type { UnreadableWarning } from './event-result';
 
 /** Fields listed at most in a message (the first record's), so that it stays readable. */
 const FIELDS_SHOWN = 16;
