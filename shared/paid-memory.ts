@@ -23,7 +23,7 @@ import {
 	PostWriterError,
 	ServerError,
 	TimeoutError,
-} from './errors';
+} from './error-classes';
 import type { HttpRequest } from './transport';
 
 /**

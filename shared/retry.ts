@@ -2,8 +2,9 @@
  * The retry policy, as a pure decision: given the error of an attempt, wait
  * how long, or give up. The caller sets the caps (a Zapier step has 30 s).
  */
-import { NetworkError, PostWriterError, RateLimitedError, ServerError, WorkflowBusyError } from './errors';
-import type { HttpMethod } from './catalogue';
+import type { QuotaBudget } from './error-classes';
+import { NetworkError, PostWriterError, RateLimitedError, ServerError, WorkflowBusyError } from './error-classes';
+import type { HttpRequest } from './transport';
 
 /** Least time a request is started with before a deadline (see ClientOptions.deadline). */
 export const MIN_ATTEMPT_MS = 1_000;
@@ -64,7 +65,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
  *   never sent twice.
  * - A connection that was refused never reached the server: safe.
  */
-export function decideRetry(error: unknown, method: HttpMethod, state: RetryState, policy: RetryPolicy, random: () => number): RetryDecision {
+export function decideRetry(error: unknown, method: HttpRequest['method'], state: RetryState, policy: RetryPolicy, random: () => number): RetryDecision {
 	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
 		const reason = error instanceof RateLimitedError ? 'rate limited (429)' : 'WORKFLOW_BUSY';
 		const refusals = state.refusals ?? 1;
@@ -92,4 +93,15 @@ export function decideRetry(error: unknown, method: HttpMethod, state: RetryStat
 		return { retry: false, reason: `waiting ${delay} ms more would pass the ${policy.maxTotalWaitMs} ms budget` };
 	}
 	return { retry: true, delayMs: delay, reason };
+}
+
+/**
+ * The error of a call that gave up because the wait for the quota would pass
+ * its budget (a decision with `budget`): a WORKFLOW_BUSY stays one, any other
+ * refusal is the 429; both now name the budget and the quota seen.
+ */
+export function refusalOverBudget(error: unknown, operation: string, operationName: string, budget: QuotaBudget): PostWriterError {
+	if (error instanceof WorkflowBusyError) return new WorkflowBusyError(error.retryAfterMs, { operation, status: error.status, budget });
+	const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+	return new RateLimitedError(retryAfterMs, { operation, operationName, status: 429, budget });
 }
