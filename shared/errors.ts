@@ -26,25 +26,8 @@ import {
 // The reading of error bodies, where it was first exported.
 export type { ErrorInfo } from './error-body';
 export { extractErrorInfo, looksLikeErrorEnvelope } from './error-body';
-// The hierarchy, where it was first exported.
-export type { ErrorDetails, ErrorKind, QuotaBudget } from './error-classes';
-export {
-	ClientError,
-	CreditFloorError,
-	GuidedIncompleteError,
-	MalformedResponseError,
-	NetworkError,
-	PostWriterError,
-	RateLimitedError,
-	ServerError,
-	TimeoutError,
-	ValidationError,
-	WorkflowBusyError,
-	WorkflowStateError,
-	isPostWriterError,
-	redact,
-	scrubError,
-} from './error-classes';
+// The hierarchy, where it was first exported: every export of error-classes.ts.
+export * from './error-classes';
 
 export type AuthReason = 'missing' | 'invalid' | 'revoked' | 'expired' | 'unknown';
 
