@@ -248,8 +248,9 @@ class ClientCore {
 			}
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
-				// One pacing: every call of this operation on the key waits this delay (plus the jitter that spreads the clients), then the next attempt goes.
-				this.pacer.pause(decision.delayMs, key);
+				// One pacing: a delay longer than its precision holds every call of this operation on the key; a shorter one, only this call.
+				const alone = this.pacer.refused(decision.delayMs, key);
+				if (alone > 0) await this.sleep(alone);
 			} else if (refusal) {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
 				await this.sleep(decision.delayMs);

@@ -61,6 +61,11 @@ export interface AcquireOptions {
  * idling the key after every refusal.
  */
 export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
+/**
+ * The precision of a refusal's delay when the answers tell no exact window end: `Retry-After` in whole seconds or
+ * as an HTTP date. A delay of at most this says only that the window ends within it.
+ */
+export const DELAY_PRECISION_MS = 1_000;
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
 interface Lane {
@@ -226,26 +231,36 @@ export class Pacer {
 		}
 		if (window) {
 			if (lane.window.learn(window, slot.ticket)) lane.rate.onRoom(now);
-			lane.rate.setCeiling(lane.window.toldRate(), lane.window.windowMs);
+			lane.rate.setCeiling(lane.window.toldRate(), lane.window.exact && lane.window.alone ? lane.window.windowMs : undefined);
 		}
-		const waiters = this.waiters;
-		this.waiters = [];
-		for (const w of waiters) w();
+		this.wakeWaiters();
+	}
+
+	/** No call of any lane starts for `delayMs` (the caller's own delay: no jitter). */
+	pause(delayMs: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(0, delayMs));
+		this.wakeWaiters();
 	}
 
 	/**
-	 * The server refused a call for now: no call of the lane starts for `delayMs`, plus a small jitter (none for
-	 * a pause of every lane, which is the caller's own delay).
+	 * A call on `laneName` was refused for `delayMs`. A delay longer than its precision holds every call of the lane
+	 * for all of it, plus a small jitter that keeps the refused clients apart (as `pause`); returns 0, the refused
+	 * call waits with the others. A delay within its precision (`Retry-After: 1`) says only that the window ends
+	 * within that second: the lane is not held, its calls go on at the rate the refusal cut, and the refused call
+	 * alone waits its delay and jitter, returned. Holding the lane that second lost up to a window at each refusal
+	 * (one process, `Retry-After` alone, on virtual time: 1.21 × the quota-bound limit held, 1.15 × not held).
 	 */
-	pause(delayMs: number, laneName?: string): void {
+	refused(delayMs: number, laneName: string): number {
 		const delay = Math.max(0, delayMs);
-		if (laneName === undefined) {
-			this.pausedUntil = Math.max(this.pausedUntil, this.now() + delay);
-		} else {
-			const jitter = Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs);
-			const lane = this.lane(laneName);
-			lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + delay + Math.round(this.random() * jitter));
-		}
+		const lane = this.lane(laneName);
+		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
+		if (delay <= (lane.window.exact ? 0 : DELAY_PRECISION_MS)) return wait;
+		lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait);
+		this.wakeWaiters();
+		return 0;
+	}
+
+	private wakeWaiters(): void {
 		const waiters = this.waiters;
 		this.waiters = [];
 		for (const w of waiters) w();

@@ -56,6 +56,8 @@ export class QuotaWindow {
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
 	private lastReset?: number;
+	/** Without exact ends: the least count told since `from` (our send time), over `answers` answers. */
+	private lowest?: { from: number; left: number; answers: number };
 	/** The least gap seen between two exact window ends (a whole number of windows). */
 	private leastGap = Infinity;
 	private exactSeen = false;
@@ -86,7 +88,7 @@ export class QuotaWindow {
 			this.windowMs = w.windowMs;
 			this.stated = true;
 		}
-		if (w.resetAt === undefined || w.resetExact === false) return false;
+		if (w.resetAt === undefined || w.resetExact === false) return this.roomWithoutEnds(w.remaining, ticket);
 		this.exactSeen = true;
 		const sent = this.sends.find(([t]) => t === ticket);
 		if (sent) this.leastLength = Math.max(this.leastLength, w.resetAt - sent[1]);
@@ -101,6 +103,27 @@ export class QuotaWindow {
 		if (!c || w.resetAt > c.endsAt + SAME_WINDOW_MS) this.current = told;
 		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
 		return room;
+	}
+
+	/**
+	 * Without exact ends, the windows cannot be told apart; but when every count told over two windows' length
+	 * (stated, or 1 s) left at least ROOM_SHARE of the limit, with three answers or more, no window in that time
+	 * was near full: the key has room.
+	 */
+	private roomWithoutEnds(remaining: number | undefined, ticket: number): boolean {
+		const sent = this.sends.find(([t]) => t === ticket);
+		if (remaining === undefined || this.limit === undefined || !sent) return false;
+		const at = sent[1];
+		const l = this.lowest;
+		if (!l || at < l.from) {
+			this.lowest = { from: at, left: remaining, answers: 1 };
+			return false;
+		}
+		l.left = Math.min(l.left, remaining);
+		l.answers++;
+		if (at - l.from < 2 * (this.windowMs ?? 1_000)) return false;
+		this.lowest = undefined;
+		return l.answers >= 3 && l.left >= Math.max(1, ROOM_SHARE * this.limit);
 	}
 
 	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
@@ -163,6 +186,18 @@ export class QuotaWindow {
 		const counted = this.limit - Math.max(0, this.left(c));
 		if (counted > ours) return undefined;
 		return Math.max(0, this.limit - this.sends.filter(([, sentAt]) => sentAt >= c.endsAt).length);
+	}
+
+	/**
+	 * The current window's count, as last told, holds no call but ours: this client is alone on the key (exact ends
+	 * only; false when unknown).
+	 */
+	get alone(): boolean {
+		const c = this.current;
+		if (!c || this.limit === undefined || this.windowMs === undefined) return false;
+		const start = c.endsAt - this.windowMs;
+		const ours = this.sends.filter(([t, at]) => t <= c.asOf && at >= start - SAME_WINDOW_MS).length;
+		return this.limit - c.remaining <= ours;
 	}
 
 	/**

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { AUTO_IN_FLIGHT } from '../shared/in-flight';
-import { JITTER } from '../shared/pacing';
+import { DELAY_PRECISION_MS, JITTER } from '../shared/pacing';
 import { REGISTRY_DEFAULTS } from '../shared/pacer-registry';
 import { ROOM_SHARE, WINDOW_MARGIN } from '../shared/quota-window';
 import { RATE_DEFAULTS } from '../shared/rate-controller';
@@ -37,10 +37,11 @@ const STATED: Array<[what: string, text: string]> = [
 	['cut', `cuts the rate to ${pct(r.beta)} of the rate the key allowed`],
 	['span measured', `over the last ${r.measureMs === 1_000 ? 'second' : seconds(r.measureMs)}`],
 	['recovery and margin', `regains within ${aSecond(r.recoverMs)}, ${pct(r.margin)} under it`],
-	['probe doubling', `doubling every ${r.probeDoublingMs === 1_000 ? 'second' : seconds(r.probeDoublingMs)}`],
+	['probe step', `probes upward by ${r.probeStep} calls a second each second (or by ${pct(r.probeStepShare)} of the told rate, when that is more)`],
 	['plateau alone', `holds ${seconds(r.plateauMs)} between probes`],
 	['plateau shared', `probes after ${seconds(r.sharedPlateauMs)}`],
 	['plateau, across processes', `after its ${seconds(r.plateauMs)} plateau`],
+	['delay precision', `longer than its precision (${aSecond(DELAY_PRECISION_MS).replace('a second', 'a whole second')}, unless the answers tell exact window ends)`],
 	['jitter', `plus ${pct(JITTER.share)} and ${JITTER.minMs} ms of jitter, at most ${JITTER.maxMs} ms`],
 	['in-flight headroom', `rate × latency, ${AUTO_IN_FLIGHT.headroom === 2 ? 'twice over' : `${AUTO_IN_FLIGHT.headroom} times over`} for headroom`],
 	['in-flight cap', `at most ${AUTO_IN_FLIGHT.max} per key and operation`],

@@ -41,14 +41,12 @@ describe.each(gridCases().map((c) => [`${c.clients.label}, L = ${c.latencyMs} ms
 
 /**
  * Processes that do not start together (a webhook burst reaching queue-mode workers, a zap beside a workflow):
- * the second starts 0.2 s or 0.5 s after the first, the third as much again. Their shares of the key come out
- * uneven (a latecomer's first refusal measures it a low rate), and the run ends with one process alone at that
- * rate: on virtual time 1.2–1.75 × the quota-bound limit, over the 1.35 × target (docs/benchmarks.md, issue 26).
- * What must hold regardless: no item fails, every item is charged once, and the pacing does not collapse.
+ * the second starts 0.2 s or 0.5 s after the first, the third as much again (the offset counts in the wall). A
+ * latecomer's first refusal measures it a low rate; the probe's equal steps even the shares out (doubling kept
+ * them uneven: up to 1.91 × the limit). The wall and the outcome are held to the grid's targets; the share
+ * answered 429 is not (10.1 % in two of these cases at 0.5 s apart, over the 10 % target: docs/benchmarks.md).
  */
 const STAGGERS_MS = [200, 500];
-/** Not the target: a guard against a collapse (twice the limit), above the worst seen on virtual time (1.75 ×). */
-const STAGGERED_GUARD = 2;
 
 describe.each(
 	STAGGERS_MS.flatMap((stagger) =>
@@ -57,11 +55,11 @@ describe.each(
 			.map((c) => [`processes ${stagger} ms apart, L = ${c.latencyMs} ms, ${c.form.label}`, c, stagger] as const),
 	),
 )('%s', (_name, c, stagger) => {
-	test('no item failed, every item was charged once, and no collapse', async () => {
+	test('no item failed, every item was charged once, within the target of the quota-bound limit', async () => {
 		const r = await runGridCase(c, 991, undefined, stagger);
 		expect(r.failed).toBe(0);
 		expect(r.credits).toBe(r.items);
-		expect(r.ratio).toBeLessThan(STAGGERED_GUARD);
+		expect(r.ratio).toBeLessThanOrEqual(GRID_TARGETS.ratioProcesses);
 	});
 });
 

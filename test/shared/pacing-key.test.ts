@@ -149,14 +149,20 @@ describe('clients that share nothing but the server (processes, a zap beside a w
 });
 
 describe('a refusal', () => {
-	test('pauses its lane for the delay of the server plus a small jitter (5 % + 20 ms), and no other lane', () => {
+	test('longer than its precision, pauses its lane for the delay of the server plus a small jitter (5 % + 20 ms), and no other lane', () => {
 		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0.99 });
-		p.pause(1_000, 'generatePost');
-		expect(p.pauseLeft('generatePost')).toBe(1_000 + Math.round(0.99 * 70));
+		expect(p.refused(2_000, 'generatePost')).toBe(0);
+		expect(p.pauseLeft('generatePost')).toBe(2_000 + Math.round(0.99 * 120));
 		expect(p.pauseLeft('listPosts')).toBe(0);
 		// A pause of every lane is the caller's own delay, without jitter.
 		p.pause(3_000);
 		expect(p.pauseLeft('listPosts')).toBe(3_000);
+	});
+
+	test('within its precision (a whole second), holds only the refused call: its wait is returned, and the lane goes on', () => {
+		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0.99 });
+		expect(p.refused(1_000, 'generatePost')).toBe(1_000 + Math.round(0.99 * 70));
+		expect(p.pauseLeft('generatePost')).toBe(0);
 	});
 
 	test('from refusals alone at 5 s a call, the rate grows with time, not round trips: 100 items near the quota-bound limit', async () => {

@@ -135,4 +135,32 @@ describe('QuotaWindow', () => {
 		expect(q.learn({ limit: 10, remaining: 4, resetAt: 2_000 }, 3)).toBe(false);
 		expect(q.learn({ limit: 10, remaining: 9, resetAt: 3_000 }, 4)).toBe(true);
 	});
+
+	test('alone: the current window counts no call but ours (exact ends); with others counted, not alone', () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 100);
+		q.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 1);
+		q.onSend(2, 1_050);
+		q.learn({ limit: 10, remaining: 9, resetAt: 2_000 }, 2);
+		expect(q.windowMs).toBe(1_000);
+		q.onSend(3, 1_100);
+		q.learn({ limit: 10, remaining: 8, resetAt: 2_000 }, 3);
+		expect(q.alone).toBe(true);
+		q.onSend(4, 1_200);
+		// 5 calls counted in the window by our third: two were others'.
+		q.learn({ limit: 10, remaining: 5, resetAt: 2_000 }, 4);
+		expect(q.alone).toBe(false);
+		expect(new QuotaWindow().alone).toBe(false);
+	});
+
+	test('without exact ends, counts that kept 40 % of the limit over two windows, in three answers or more, show room (once)', () => {
+		const q = new QuotaWindow();
+		const told = (ticket: number, at: number, remaining: number) => {
+			q.onSend(ticket, at);
+			return q.learn({ limit: 10, remaining, windowMs: 1_000 }, ticket);
+		};
+		expect([told(1, 0, 8), told(2, 700, 7), told(3, 1_400, 6), told(4, 2_100, 8)]).toEqual([false, false, false, true]);
+		// The next span starts afresh; a count of 2 left in it shows no room.
+		expect([told(5, 2_200, 9), told(6, 2_900, 2), told(7, 3_600, 9), told(8, 4_300, 9)]).toEqual([false, false, false, false]);
+	});
 });

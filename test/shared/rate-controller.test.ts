@@ -44,7 +44,10 @@ describe('RateController', () => {
 		const top = allowed * (1 - RATE_DEFAULTS.margin);
 		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs)).toBeCloseTo(top);
 		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs)).toBeCloseTo(top);
-		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs + RATE_DEFAULTS.probeDoublingMs)).toBeCloseTo(2 * top);
+		// Then it probes by the same step every second: the larger of probeStep and probeStepShare of the rate allowed.
+		const step = Math.max(RATE_DEFAULTS.probeStep, RATE_DEFAULTS.probeStepShare * allowed);
+		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs + 1_000)).toBeCloseTo(top + step);
+		expect(rc.rate(2_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs + 3_000)).toBeCloseTo(top + 3 * step);
 	});
 
 	test('the first refusal measures over the epoch when the last second misses its first calls (sent together on a slow first connection)', () => {
@@ -79,7 +82,29 @@ describe('RateController', () => {
 		const top = rc.rate(5_000 + RATE_DEFAULTS.recoverMs);
 		const probe = 5_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.sharedPlateauMs;
 		expect(rc.rate(probe)).toBeCloseTo(top);
-		expect(rc.rate(probe + RATE_DEFAULTS.probeDoublingMs)).toBeCloseTo(2 * top);
+		expect(rc.rate(probe + 1_000)).toBeGreaterThan(top);
+	});
+
+	test('the probe step is the same for a client at 1 call a second as for one at 5: shares even out', () => {
+		const clients = [1, 5].map((perSecond) => {
+			const rc = new RateController(0, { initialRate: perSecond, slowStartDoublingMs: 1e12, initialBurst: 1 });
+			for (let t = 0; t < 1_000; t += 1_000 / perSecond) rc.onSend(t);
+			rc.onRefused(999, 1_000);
+			return rc;
+		});
+		const probe = 1_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs;
+		const gains = clients.map((rc) => rc.rate(probe + 2_000) - rc.rate(probe));
+		expect(gains[0]).toBeCloseTo(2 * RATE_DEFAULTS.probeStep);
+		expect(gains[1]).toBeCloseTo(gains[0]);
+	});
+
+	test('a large quota is probed in steps of its own size (a share of the told rate)', () => {
+		const rc = new RateController(0, { slowStartDoublingMs: 1e12 });
+		rc.setCeiling(200);
+		for (let t = 0; t < 1_000; t += 10) rc.onSend(t);
+		rc.onRefused(990, 1_000);
+		const probe = 1_000 + RATE_DEFAULTS.recoverMs + RATE_DEFAULTS.plateauMs;
+		expect(rc.rate(probe + 1_000) - rc.rate(probe)).toBeCloseTo(RATE_DEFAULTS.probeStepShare * 200);
 	});
 
 	test('refusals of calls sent before the last cut are the same crowding: one cut', () => {
@@ -100,7 +125,7 @@ describe('RateController', () => {
 		rc.onRefused(900, 1_000);
 		const top = rc.rate(1_000 + RATE_DEFAULTS.recoverMs);
 		rc.onRoom(3_000);
-		expect(rc.rate(3_000 + RATE_DEFAULTS.probeDoublingMs)).toBeCloseTo(Math.min(9.7, 2 * top));
+		expect(rc.rate(3_000 + 1_000)).toBeCloseTo(Math.min(9.7, top + Math.max(RATE_DEFAULTS.probeStep, RATE_DEFAULTS.probeStepShare * 9.7)));
 	});
 
 	test('after a pause the bucket holds one call, not the calls the pause saved', () => {
