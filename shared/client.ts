@@ -249,8 +249,8 @@ class ClientCore {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: a delay longer than its precision holds every call of this operation on the key; a shorter one, only this call.
-				const alone = this.pacer.refused(decision.delayMs, key);
-				if (alone > 0) await this.sleep(alone);
+				const ownWait = this.pacer.refused(decision.delayMs, key);
+				if (ownWait > 0) await this.sleep(ownWait);
 			} else if (refusal) {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
 				await this.sleep(decision.delayMs);

@@ -37,6 +37,12 @@ const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * 
 /** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
 export const ROOM_SHARE = 0.4;
 /**
+ * Without exact ends, room is judged over this many windows (of the stated length, or of `unknownWindowMs`, the
+ * commonest window), from at least `answers` counts: two windows hold a late count of one of them at least, and
+ * three answers are the fewest in which one that came early in its window does not decide.
+ */
+const ROOM_SPAN = { windows: 2, unknownWindowMs: 1_000, answers: 3 };
+/**
  * Our sends kept (bounded memory: a process holds a pacing per key, up to 256): enough for a window of 512 calls.
  * A larger window is then counted short, and its refusals tell the rest.
  */
@@ -106,9 +112,8 @@ export class QuotaWindow {
 	}
 
 	/**
-	 * Without exact ends, the windows cannot be told apart; but when every count told over two windows' length
-	 * (stated, or 1 s) left at least ROOM_SHARE of the limit, with three answers or more, no window in that time
-	 * was near full: the key has room.
+	 * Without exact ends, the windows cannot be told apart; but when every count told over ROOM_SPAN left at least
+	 * ROOM_SHARE of the limit, no window in that time was near full: the key has room (the probe starts at once).
 	 */
 	private roomWithoutEnds(remaining: number | undefined, ticket: number): boolean {
 		const sent = this.sends.find(([t]) => t === ticket);
@@ -121,9 +126,9 @@ export class QuotaWindow {
 		}
 		l.left = Math.min(l.left, remaining);
 		l.answers++;
-		if (at - l.from < 2 * (this.windowMs ?? 1_000)) return false;
+		if (at - l.from < ROOM_SPAN.windows * (this.windowMs ?? ROOM_SPAN.unknownWindowMs)) return false;
 		this.lowest = undefined;
-		return l.answers >= 3 && l.left >= Math.max(1, ROOM_SHARE * this.limit);
+		return l.answers >= ROOM_SPAN.answers && l.left >= Math.max(1, ROOM_SHARE * this.limit);
 	}
 
 	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
