@@ -163,4 +163,16 @@ describe('QuotaWindow', () => {
 		// The next span starts afresh; a count of 2 left in it shows no room.
 		expect([told(5, 2_200, 9), told(6, 2_900, 2), told(7, 3_600, 9), told(8, 4_300, 9)]).toEqual([false, false, false, false]);
 	});
+
+	test('a burst sent at the previous end counts as ours in a window that starts when it reaches the server', () => {
+		const q = new QuotaWindow();
+		for (let t = 1; t <= 10; t++) q.onSend(t, 0);
+		q.learn({ limit: 10, remaining: 0, resetAt: 5_000, windowMs: 5_000 }, 10);
+		// Sent at the exact end; the window starts with the first of them to arrive, 120 ms later.
+		for (let t = 11; t <= 20; t++) q.onSend(t, 5_000);
+		q.learn({ limit: 10, remaining: 9, resetAt: 10_120, windowMs: 5_000 }, 11);
+		expect(q.alone).toBe(true);
+		q.learn({ limit: 10, remaining: 0, resetAt: 10_120, windowMs: 5_000 }, 20);
+		expect(q.shareOfNext(10_120)).toBe(10);
+	});
 });
