@@ -10,7 +10,7 @@
  *   window end;
  * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
  * - turnstile.ts: the executions sharing the key take turns, round robin;
- * - pacer-registry.ts: one pacing per key in a process.
+ * - pacer-registry.ts: one pacing per key, shared by every run on it.
  * Across processes (queue-mode workers, a zap beside a workflow) nothing is shared but the server: its
  * refusals cut each client's rate, and its counts (which include the others' calls) hold each client's sending.
  *
