@@ -254,6 +254,7 @@ export class Pacer {
 		const delay = Math.max(0, delayMs);
 		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
+		lane.rate.onCrowdingEnds(this.now() + delay);
 		if (delay <= (lane.window.exact ? 0 : DELAY_PRECISION_MS)) return wait;
 		lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait);
 		this.wakeWaiters();

@@ -54,8 +54,37 @@ describe('RateController', () => {
 		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 3 });
 		for (const t of [0, 0, 0, 300, 450, 600, 750, 900, 1_000, 1_050]) rc.onSend(t);
 		rc.onRefused(1_060, 1_070);
-		// 7 calls in the last second, 10 over the 1.07 s since the first.
-		expect(rc.report(1_070).allowed).toBeCloseTo(10_000 / 1_070);
+		// 7 calls in the last second; the 10 since the first, within a second and the first calls' lag of it, are one window's.
+		expect(rc.report(1_070).allowed).toBe(10);
+		// Later than that, the epoch's calls are spread over its span.
+		const slow = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 3 });
+		for (const t of [0, 0, 0, 300, 450, 600, 750, 900, 1_000, 1_050, 1_300, 1_450]) slow.onSend(t);
+		slow.onRefused(1_490, 1_500);
+		expect(slow.report(1_500).allowed).toBeCloseTo(12_000 / 1_500);
+	});
+
+	test('the later refusals of the first crowding, within a second of their delay, measure over the epoch too', () => {
+		// One process, Retry-After: 1 alone (a delay within its precision holds only the refused call): the first calls
+		// were sent together at 0 and reached the server late, so the window ends late, and calls at the cut rate are
+		// refused until then. The fifth refusal's last second misses the three first calls.
+		const first = () => {
+			const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 3 });
+			for (const t of [0, 0, 0, 190, 300, 390, 470, 550, 610, 670]) rc.onSend(t);
+			return rc;
+		};
+		const refuse = (rc: RateController, at: number, delayMs = 1_000) => {
+			rc.onSend(at);
+			rc.onRefused(at, at + 2);
+			rc.onCrowdingEnds(at + 2 + delayMs);
+		};
+		const rc = first();
+		for (const at of [750, 830, 940, 1_050, 1_170]) refuse(rc, at);
+		expect(rc.report(1_172).allowed).toBeGreaterThan(8.5);
+		// A refusal after the end the last one told is a crowding of its own: measured over its last second (7 calls).
+		const later = first();
+		refuse(later, 750, 300);
+		refuse(later, 1_100);
+		expect(later.report(1_102).allowed).toBe(7);
 	});
 
 	test('a probe refused within a span of its start found nothing more: the rate allowed stays where it was', () => {
