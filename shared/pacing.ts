@@ -183,6 +183,11 @@ export class Pacer {
 				lane.rate.onPauseEnd(paused, lane.window.exact);
 				continue;
 			}
+			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
+			if (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs)) {
+				await new Promise<void>((resolve) => this.waiters.push(resolve));
+				continue;
+			}
 			const hold = lane.window.holdUntil(now);
 			if (hold !== undefined && hold - now <= maxWaitMs) {
 				await waitUntil(hold, now);
@@ -190,7 +195,7 @@ export class Pacer {
 				if (share !== undefined) lane.rate.onWindowStart(hold, share);
 				continue;
 			}
-			if (lane.flight.count >= this.inFlightLimit(lane, now) || (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs))) {
+			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}

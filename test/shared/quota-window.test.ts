@@ -11,7 +11,7 @@ describe('QuotaWindow', () => {
 		expect(q.holdUntil(1_000)).toBeUndefined();
 	});
 
-	test('past a told end, with the new window length unknown, calls beyond the limit wait for the answers that tell its end, when they come within a window', () => {
+	test('past a told end, calls beyond the limit wait for the answers that tell when the new window ends, if they come within a window', () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 0);
 		// Counted in a window ending at 5 s: a window lasts about 5 s at least.
@@ -27,12 +27,18 @@ describe('QuotaWindow', () => {
 		r.learn({ limit: 3, remaining: 2, resetAt: 5_000 }, 1);
 		r.onSend(2, 5_002);
 		expect(r.spentUntilTold(5_010, 1_000)).toBe(false);
-		// The window's length stated: holdUntil knows the end, nothing waits for an answer.
+		// The window's length stated: holdUntil only foretells the end (a window and its margin from the first call),
+		// and the answers on their way tell it exactly: they are waited for too.
 		const s = new QuotaWindow();
 		s.onSend(1, 0);
 		s.learn({ limit: 3, remaining: 2, resetAt: 5_000, windowMs: 5_000 }, 1);
 		for (let t = 2; t <= 4; t++) s.onSend(t, 5_000 + t);
-		expect(s.spentUntilTold(5_010, 1_000)).toBe(false);
+		expect(s.holdUntil(5_010)).toBeGreaterThan(5_002 + 5_000);
+		expect(s.spentUntilTold(5_010, 1_000)).toBe(true);
+		// The first answer tells the new window's exact end (it began when the first call reached the server): held until then.
+		s.learn({ limit: 3, remaining: 2, resetAt: 10_004 }, 2);
+		s.learn({ limit: 3, remaining: 0, resetAt: 10_004 }, 4);
+		expect(s.holdUntil(5_020)).toBe(10_004);
 	});
 
 	test('a refused call was not counted', () => {
@@ -151,6 +157,21 @@ describe('QuotaWindow', () => {
 		q.learn({ limit: 10, remaining: 5, resetAt: 2_000 }, 4);
 		expect(q.alone).toBe(false);
 		expect(new QuotaWindow().alone).toBe(false);
+	});
+
+	test('alone, a window that ended with room is still ours when its answers come after it (answers slower than a window)', () => {
+		const q = new QuotaWindow();
+		// Our 9 calls, 105 ms apart, counted in a window that ends at 1_000 with 1 left; its answers come 1 s later,
+		// after ten more of our calls (the next window's).
+		for (let t = 1; t <= 19; t++) q.onSend(t, (t - 1) * 105);
+		q.learn({ limit: 10, remaining: 1, resetAt: 1_000, windowMs: 1_000 }, 9);
+		expect(q.alone).toBe(true);
+		// With exact ends and alone, the told rate is the limit per window: the holds keep the margin.
+		expect(q.toldRate()).toBe(10);
+		// The next window spent by our last nine and one call of another's: the margin again.
+		q.learn({ limit: 10, remaining: 0, resetAt: 2_000, windowMs: 1_000 }, 19);
+		expect(q.alone).toBe(false);
+		expect(q.toldRate()).toBeCloseTo(10_000 / 1_030);
 	});
 
 	test('without exact ends, counts that kept 40 % of the limit over two windows, in three answers or more, show room (once)', () => {
