@@ -109,8 +109,6 @@ export class Pacer {
 	private readonly rateOptions: Partial<RateControllerOptions>;
 	private readonly lanes = new Map<string, Lane>();
 	private readonly turnstile = new Turnstile();
-	/** No call of any lane starts before this time (a pause the caller set for all). */
-	private pausedUntil = 0;
 	/** Callers waiting for an answer that may free a slot. */
 	private waiters: Array<() => void> = [];
 	/** Last time a call was given or settled (for the registry's idle rule). */
@@ -136,15 +134,14 @@ export class Pacer {
 	/** True when nothing is in flight or waiting and nothing happened for `idleMs` (the registry may drop it). */
 	idleFor(idleMs: number): boolean {
 		const now = this.now();
-		if (now - this.lastActivity < idleMs || this.pausedUntil > now || this.turnstile.busy) return false;
+		if (now - this.lastActivity < idleMs || this.turnstile.busy) return false;
 		for (const lane of this.lanes.values()) if (lane.flight.count > 0 || lane.pausedUntil > now) return false;
 		return true;
 	}
 
-	/** Time left in the pause set by a refusal (0 when none), on a lane or on all. */
-	pauseLeft(laneName?: string): number {
-		const lane = laneName === undefined ? undefined : this.lanes.get(laneName);
-		return Math.max(0, Math.max(this.pausedUntil, lane?.pausedUntil ?? 0) - this.now());
+	/** Time left in the pause a refusal set on a lane (0 when none). */
+	pauseLeft(laneName: string): number {
+		return Math.max(0, (this.lanes.get(laneName)?.pausedUntil ?? 0) - this.now());
 	}
 
 	/**
@@ -173,12 +170,11 @@ export class Pacer {
 		};
 		for (;;) {
 			const now = Math.max(this.now(), waited);
-			const paused = Math.max(this.pausedUntil, lane.pausedUntil);
+			const paused = lane.pausedUntil;
 			if (paused > now) {
 				if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
 				await waitUntil(paused, now);
 				// The pause is over for everyone (with a clock that does not move, the next callers must not wait it again).
-				if (this.pausedUntil === paused) this.pausedUntil = 0;
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
 				lane.rate.onPauseEnd(paused, lane.window.exact);
 				continue;
@@ -241,15 +237,9 @@ export class Pacer {
 		this.wakeWaiters();
 	}
 
-	/** No call of any lane starts for `delayMs` (the caller's own delay: no jitter). */
-	pause(delayMs: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(0, delayMs));
-		this.wakeWaiters();
-	}
-
 	/**
 	 * A call on `laneName` was refused for `delayMs`. A delay longer than its precision holds every call of the lane
-	 * for all of it, plus a small jitter that keeps the refused clients apart (as `pause`); returns 0, the refused
+	 * for all of it, plus a small jitter that keeps the refused clients apart; returns 0, the refused
 	 * call waits with the others. A delay within its precision (`Retry-After: 1`) says only that the window ends
 	 * within that second: the lane is not held, its calls go on at the rate the refusal cut, and the refused call
 	 * alone waits its delay and jitter, returned. Holding the lane that second lost up to a window at each refusal

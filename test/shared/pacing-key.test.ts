@@ -154,9 +154,6 @@ describe('a refusal', () => {
 		expect(p.refused(2_000, 'generatePost')).toBe(0);
 		expect(p.pauseLeft('generatePost')).toBe(2_000 + Math.round(0.99 * 120));
 		expect(p.pauseLeft('listPosts')).toBe(0);
-		// A pause of every lane is the caller's own delay, without jitter.
-		p.pause(3_000);
-		expect(p.pauseLeft('listPosts')).toBe(3_000);
 	});
 
 	test('within its precision (a whole second), holds only the refused call: its wait is returned, and the lane goes on', () => {

@@ -141,8 +141,9 @@ describe('one pacing for all calls of a client', () => {
 
 	test('a pause is waited once even when the clock does not move (sleep recorded, clock frozen)', async () => {
 		const sleeps: number[] = [];
-		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => 5_000 });
-		pacer.pause(2_000);
+		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => 5_000, random: () => 0 });
+		// A refusal's delay longer than its precision pauses the lane (no jitter with this random source).
+		expect(pacer.refused(2_000, 'generatePost')).toBe(0);
 		const slot = await pacer.acquire('generatePost');
 		pacer.settle(slot, { limit: 1, remaining: 0, resetAt: 6_000 });
 		await pacer.acquire('generatePost');
