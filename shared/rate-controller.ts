@@ -108,7 +108,7 @@ export class RateController {
 	private epochAt?: number;
 	/** Cuts so far. */
 	private cuts = 0;
-	/** The window the last refusal was in ends no later than this (its delay told it): a refusal of a call sent before is of the same crowding. */
+	/** The window the last refusal was in ends no later than this (its delay told it): a refusal of a call sent before is in that window. */
 	private crowdedUntil = -Infinity;
 	/** Every refusal so far was of the first crowding (see FIRST_CALLS_LAG_MS). */
 	private firstCrowding = true;
@@ -211,9 +211,9 @@ export class RateController {
 	}
 
 	/**
-	 * A call sent at `sentAt` was refused at `now`. Calls sent before the last cut, or before the end its delay told,
-	 * are of the same crowding and cut nothing more; otherwise the rate drops, measured from our calls that were not
-	 * refused.
+	 * A call sent at `sentAt` was refused at `now`. Calls sent before the last cut are of the same crowding and cut
+	 * nothing more; otherwise the rate drops, measured from our calls that were not refused (in the first window, from
+	 * all of them since the start: see FIRST_CALLS_LAG_MS).
 	 */
 	onRefused(sentAt: number, now: number): void {
 		const i = this.sends.lastIndexOf(sentAt);
