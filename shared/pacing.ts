@@ -226,6 +226,7 @@ export class Pacer {
 		const now = Math.max(this.now(), slot.sentAt);
 		this.lastActivity = now;
 		lane.flight.end(slot.ticket, now, outcome === 'answered');
+		lane.window.onSettled(slot.ticket);
 		if (outcome === 'refused') {
 			lane.window.onRefused(slot.ticket);
 			lane.rate.onRefused(slot.sentAt, now);

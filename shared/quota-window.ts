@@ -73,11 +73,19 @@ export class QuotaWindow {
 	private ending?: { endsAt: number; left: number };
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
+	/** Our calls not answered yet (bounded by the calls in flight). */
+	private readonly unanswered = new Set<number>();
 
 	onSend(ticket: number, at: number): void {
 		this.sends.push([ticket, at]);
+		this.unanswered.add(ticket);
 		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
+	}
+
+	/** The call `ticket` ended (answered, refused, or failed without an answer). */
+	onSettled(ticket: number): void {
+		this.unanswered.delete(ticket);
 	}
 
 	/** A refused call was not counted by the server. */
@@ -248,9 +256,16 @@ export class QuotaWindow {
 		return recent.length >= this.limit ? recent[recent.length - this.limit][1] + span : undefined;
 	}
 
-	/** Calls left in a told window: the count told, less our calls sent after the one it was told for. */
+	/**
+	 * Calls left in a told window: the count told, less our calls sent after the one it was told for, and less our
+	 * calls sent before it that are still unanswered: the calls of one burst reach the server out of order, and one of
+	 * them may be counted after the call told for (on virtual time, a lone client's burst: 2 calls left where none
+	 * were, 12 calls sent into the next window for 10, and the client went back to spreading its calls).
+	 */
 	private left(c: { remaining: number; asOf: number }): number {
-		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length;
+		let earlier = 0;
+		for (const t of this.unanswered) if (t < c.asOf) earlier++;
+		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length - earlier;
 	}
 
 	/**

@@ -41,6 +41,23 @@ describe('QuotaWindow', () => {
 		expect(s.holdUntil(5_020)).toBe(10_004);
 	});
 
+	test('the calls of a burst are counted out of order: one sent earlier and still unanswered may be counted after the call told for', () => {
+		const q = new QuotaWindow();
+		for (let t = 1; t <= 10; t++) q.onSend(t, 0);
+		// The fourth reached the server first: 9 left after it. The first three, unanswered, may come next in its count.
+		q.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 4);
+		q.onSettled(4);
+		expect(q.holdUntil(10)).toBe(1_000);
+		// A burst of nine: the same count told leaves one call, and it may go.
+		const r = new QuotaWindow();
+		for (let t = 1; t <= 9; t++) r.onSend(t, 0);
+		r.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 4);
+		r.onSettled(4);
+		expect(r.holdUntil(10)).toBeUndefined();
+		r.onSend(10, 10);
+		expect(r.holdUntil(11)).toBe(1_000);
+	});
+
 	test('a refused call was not counted', () => {
 		const q = new QuotaWindow();
 		for (let t = 1; t <= 3; t++) q.onSend(t, t * 10);
@@ -126,6 +143,7 @@ describe('QuotaWindow', () => {
 		for (let t = 1; t <= 10; t++) q.onSend(t, t);
 		// Before any exact window: our own ten calls hold the next.
 		expect(q.holdUntil(1_000)).toBe(1 + 1_030);
+		for (let t = 1; t <= 10; t++) q.onSettled(t);
 		// A new window told with 9 left for our 11th call: it may go, and so may 8 more.
 		q.onSend(11, 1_000);
 		q.learn({ limit: 10, windowMs: 1_000, remaining: 9, resetAt: 2_000 }, 11);
