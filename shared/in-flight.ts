@@ -33,6 +33,13 @@ export class InFlight {
 		this.peak = Math.max(this.peak, this.flying.size);
 	}
 
+	/** Calls still in flight that were sent before the call `ticket` (their tickets are lower). */
+	before(ticket: number): number {
+		let n = 0;
+		for (const t of this.flying.keys()) if (t < ticket) n++;
+		return n;
+	}
+
 	/** The call `ticket` ended at `now`; `answered`: its time counts in the mean latency. */
 	end(ticket: number, now: number, answered: boolean): void {
 		const at = this.flying.get(ticket);

@@ -125,7 +125,8 @@ export class Pacer {
 	private lane(name: string): Lane {
 		let lane = this.lanes.get(name);
 		if (!lane) {
-			lane = { rate: new RateController(this.now(), this.rateOptions), window: new QuotaWindow(), flight: new InFlight(), sent: 0, pausedUntil: 0 };
+			const flight = new InFlight();
+			lane = { rate: new RateController(this.now(), this.rateOptions), window: new QuotaWindow((ticket) => flight.before(ticket)), flight, sent: 0, pausedUntil: 0 };
 			this.lanes.set(name, lane);
 		}
 		return lane;
@@ -226,7 +227,6 @@ export class Pacer {
 		const now = Math.max(this.now(), slot.sentAt);
 		this.lastActivity = now;
 		lane.flight.end(slot.ticket, now, outcome === 'answered');
-		lane.window.onSettled(slot.ticket);
 		if (outcome === 'refused') {
 			lane.window.onRefused(slot.ticket);
 			lane.rate.onRefused(slot.sentAt, now);

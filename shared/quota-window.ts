@@ -49,6 +49,12 @@ const ROOM_SPAN = { windows: 2, unknownWindowMs: 1_000, answers: 3 };
 const MAX_SENDS_KEPT = 512;
 
 export class QuotaWindow {
+	/**
+	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (the pacer's calls in
+	 * flight: InFlight.before); none by default.
+	 */
+	constructor(private readonly unansweredBefore: (ticket: number) => number = () => 0) {}
+
 	limit?: number;
 	windowMs?: number;
 	private stated = false;
@@ -73,19 +79,11 @@ export class QuotaWindow {
 	private ending?: { endsAt: number; left: number };
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
-	/** Our calls not answered yet (bounded by the calls in flight). */
-	private readonly unanswered = new Set<number>();
 
 	onSend(ticket: number, at: number): void {
 		this.sends.push([ticket, at]);
-		this.unanswered.add(ticket);
 		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
-	}
-
-	/** The call `ticket` ended (answered, refused, or failed without an answer). */
-	onSettled(ticket: number): void {
-		this.unanswered.delete(ticket);
 	}
 
 	/** A refused call was not counted by the server. */
@@ -263,9 +261,7 @@ export class QuotaWindow {
 	 * were, 12 calls sent into the next window for 10, and the client went back to spreading its calls).
 	 */
 	private left(c: { remaining: number; asOf: number }): number {
-		let earlier = 0;
-		for (const t of this.unanswered) if (t < c.asOf) earlier++;
-		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length - earlier;
+		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length - this.unansweredBefore(c.asOf);
 	}
 
 	/**

@@ -1,4 +1,5 @@
 /** What the answers say of the quota (shared/quota-window.ts): each piece used only where it is known. */
+import { InFlight } from '../../shared/in-flight';
 import { QuotaWindow } from '../../shared/quota-window';
 
 describe('QuotaWindow', () => {
@@ -42,19 +43,29 @@ describe('QuotaWindow', () => {
 	});
 
 	test('the calls of a burst are counted out of order: one sent earlier and still unanswered may be counted after the call told for', () => {
-		const q = new QuotaWindow();
-		for (let t = 1; t <= 10; t++) q.onSend(t, 0);
+		// The calls in flight, as the pacer keeps them (InFlight).
+		const sendAll = (count: number) => {
+			const flight = new InFlight();
+			const w = new QuotaWindow((ticket) => flight.before(ticket));
+			for (let t = 1; t <= count; t++) {
+				w.onSend(t, 0);
+				flight.start(t, 0);
+			}
+			return { w, flight };
+		};
+		const { w: q, flight } = sendAll(10);
 		// The fourth reached the server first: 9 left after it. The first three, unanswered, may come next in its count.
+		flight.end(4, 5, true);
 		q.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 4);
-		q.onSettled(4);
 		expect(q.holdUntil(10)).toBe(1_000);
 		// A burst of nine: the same count told leaves one call, and it may go.
-		const r = new QuotaWindow();
-		for (let t = 1; t <= 9; t++) r.onSend(t, 0);
+		const nine = sendAll(9);
+		const r = nine.w;
+		nine.flight.end(4, 5, true);
 		r.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 4);
-		r.onSettled(4);
 		expect(r.holdUntil(10)).toBeUndefined();
 		r.onSend(10, 10);
+		nine.flight.start(10, 10);
 		expect(r.holdUntil(11)).toBe(1_000);
 	});
 
@@ -143,7 +154,6 @@ describe('QuotaWindow', () => {
 		for (let t = 1; t <= 10; t++) q.onSend(t, t);
 		// Before any exact window: our own ten calls hold the next.
 		expect(q.holdUntil(1_000)).toBe(1 + 1_030);
-		for (let t = 1; t <= 10; t++) q.onSettled(t);
 		// A new window told with 9 left for our 11th call: it may go, and so may 8 more.
 		q.onSend(11, 1_000);
 		q.learn({ limit: 10, windowMs: 1_000, remaining: 9, resetAt: 2_000 }, 11);
