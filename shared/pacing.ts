@@ -21,6 +21,7 @@ import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
 import { QuotaWindow, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { Turnstile } from './turnstile';
+import type { LaneReport } from './lane-report';
 import type { Sleep } from './transport';
 
 export { AUTO_IN_FLIGHT } from './in-flight';
@@ -66,6 +67,11 @@ export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
  * as an HTTP date. A delay of at most this says only that the window ends within it.
  */
 export const DELAY_PRECISION_MS = 1_000;
+/**
+ * In the last second of such a delay, a refused call halves the hold left; under this, the lane holds the rest (each
+ * step costs a refusal). 50-250 ms gave the same grid; holding the rest at once (no halving) 1.26 × for 1.09 ×.
+ */
+export const TAIL_STEP_MIN_MS = 100;
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
 interface Lane {
@@ -76,6 +82,9 @@ interface Lane {
 	sent: number;
 	/** No call starts before this time (the server's delay after a refusal on this lane). */
 	pausedUntil: number;
+	/** The last second of a whole-second delay the lane was held for (the window ends within it), and whether the last refusal was of a call sent in it. */
+	tail?: { from: number; until: number };
+	refusedInTail: boolean;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -85,21 +94,6 @@ export class PauseTooLong extends Error {
 		super(`the service asked every call to wait ${waitMs} ms`);
 		this.waitMs = waitMs;
 	}
-}
-
-/** What the pacer tells of a lane, for messages and hints. */
-export interface LaneReport {
-	limit?: number;
-	windowMs?: number;
-	/** The rate allowed now (calls per second). */
-	rate: number;
-	/** The rate the last refusal showed the key allowed (calls per second), if any came. */
-	allowedRate?: number;
-	latencyMs?: number;
-	/** Calls in flight allowed now. */
-	inFlightLimit: number;
-	/** Most calls in flight at once so far. */
-	peakInFlight: number;
 }
 
 export class Pacer {
@@ -126,7 +120,7 @@ export class Pacer {
 		let lane = this.lanes.get(name);
 		if (!lane) {
 			const flight = new InFlight();
-			lane = { rate: new RateController(this.now(), this.rateOptions), window: new QuotaWindow((ticket) => flight.before(ticket)), flight, sent: 0, pausedUntil: 0 };
+			lane = { rate: new RateController(this.now(), this.rateOptions), window: new QuotaWindow((ticket) => flight.before(ticket)), flight, sent: 0, pausedUntil: 0, refusedInTail: false };
 			this.lanes.set(name, lane);
 		}
 		return lane;
@@ -229,7 +223,8 @@ export class Pacer {
 		lane.flight.end(slot.ticket, now, outcome === 'answered');
 		if (outcome === 'refused') {
 			lane.window.onRefused(slot.ticket);
-			lane.rate.onRefused(slot.sentAt, now);
+			lane.refusedInTail = lane.tail !== undefined && slot.sentAt >= lane.tail.from && slot.sentAt < lane.tail.until;
+			if (!lane.refusedInTail) lane.rate.onRefused(slot.sentAt, now);
 		}
 		if (window) {
 			if (lane.window.learn(window, slot.ticket)) lane.rate.onRoom(now);
@@ -239,22 +234,35 @@ export class Pacer {
 	}
 
 	/**
-	 * A call on `laneName` was refused for `delayMs`. A delay longer than its precision holds every call of the lane
-	 * for all of it, plus a small jitter that keeps the refused clients apart; returns 0, the refused
-	 * call waits with the others. A delay within its precision (`Retry-After: 1`) says only that the window ends
-	 * within that second: the lane is not held, its calls go on at the rate the refusal cut, and the refused call
-	 * alone waits its delay and jitter, returned. Holding the lane that second lost up to a window at each refusal
-	 * (one process, `Retry-After` alone, on virtual time: 1.21 × the quota-bound limit held, 1.15 × not held).
+	 * A call on `laneName` was refused for `delayMs`; returns its own wait: the delay and a small jitter that keeps
+	 * the refused clients apart (it never goes before the server said). The lane:
+	 * - with exact window ends told, is held for all of it;
+	 * - otherwise (whole seconds, or an HTTP date) the window ends within the delay's last second: the lane is held
+	 *   until then, and its calls go on at the rate the refusal cut. Not holding within a `Retry-After: 1`: 1.15 ×
+	 *   for 1.21 × (one process, virtual time). Holding all of a date's delay, which rounds the end up to the next
+	 *   second: 1.27 × on the real sandbox where seconds gave 1.14 ×.
+	 * - A call refused in that last second shows the window has not ended: it cuts nothing, and the lane holds
+	 *   half of what is left. Holding the rest at once: 1.20 × for 1.10 × with 5 s windows (`Retry-After` alone).
 	 */
 	refused(delayMs: number, laneName: string): number {
 		const delay = Math.max(0, delayMs);
 		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
 		lane.rate.onCrowdingEnds(this.now() + delay);
-		if (delay <= (lane.window.exact ? 0 : DELAY_PRECISION_MS)) return wait;
-		lane.pausedUntil = Math.max(lane.pausedUntil, this.now() + wait);
+		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
+		const now = this.now();
+		if (lane.refusedInTail && lane.tail) {
+			const left = lane.tail.until - now;
+			const hold = left <= TAIL_STEP_MIN_MS ? left : left / 2;
+			lane.pausedUntil = Math.max(lane.pausedUntil, now + hold);
+			this.wakeWaiters();
+			return wait;
+		}
+		if (delay <= precision) return wait;
+		lane.pausedUntil = Math.max(lane.pausedUntil, now + wait - precision);
+		lane.tail = { from: now + wait - precision, until: now + wait };
 		this.wakeWaiters();
-		return 0;
+		return wait;
 	}
 
 	private wakeWaiters(): void {
@@ -278,17 +286,4 @@ export class Pacer {
 			peakInFlight: lane.flight.peak,
 		};
 	}
-}
-
-/** "10 calls per 1 s" (or undefined when no answer told the quota). */
-export function describeQuota(report: LaneReport): string | undefined {
-	if (report.limit === undefined) return undefined;
-	const per = report.windowMs === undefined ? 'window' : formatDuration(report.windowMs);
-	return `${report.limit} call${report.limit === 1 ? '' : 's'} per ${per}`;
-}
-
-export function formatDuration(ms: number): string {
-	if (ms < 1_000) return `${Math.round(ms)} ms`;
-	if (ms < 120_000) return `${Number((ms / 1_000).toFixed(1))} s`;
-	return `${Number((ms / 60_000).toFixed(1))} min`;
 }

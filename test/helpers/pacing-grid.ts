@@ -11,10 +11,27 @@ import { gridLimitMs, type GridCase, type GridResult, GRID_QUOTA } from '../../s
 import { fakeService, pool, virtualTime } from './virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
+/** A whole second (virtual-time's default start). */
+const VIRTUAL_EPOCH_MS = 1_700_000_000_000;
 
-/** `startSpreadMs`: process p starts p × that after the first (0: all together). */
-export async function runGridCase(c: GridCase, seed = 991, rate?: Partial<RateControllerOptions>, startSpreadMs = 0): Promise<GridResult> {
-	const time = virtualTime();
+export interface GridRunOptions {
+	/** Seeds the arrival delays and the jitter. */
+	seed?: number;
+	/** The rate controller's constants, when not the defaults. */
+	rate?: Partial<RateControllerOptions>;
+	/** Process p starts p × this after the first (0: all together). */
+	startSpreadMs?: number;
+	/**
+	 * Where in its second the clock starts. The server's windows start at the first call, anywhere in a second, and
+	 * an HTTP date rounds their end up to the next whole second: at 0 the windows began on whole seconds, and the
+	 * `Retry-After` date was as exact as a reset time (the real sandbox's was not: 1.27 × where seconds gave 1.14 ×).
+	 */
+	clockOffsetMs?: number;
+}
+
+export async function runGridCase(c: GridCase, options: GridRunOptions = {}): Promise<GridResult> {
+	const { seed = 991, rate, startSpreadMs = 0, clockOffsetMs = 0 } = options;
+	const time = virtualTime(VIRTUAL_EPOCH_MS + clockOffsetMs);
 	const api = fakeService(time, { latencyMs: c.latencyMs, limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs, headers: c.form.fake, credits: 100_000 });
 	let s = seed;
 	const random = () => (s = (s * 16807) % 2147483647) / 2147483647;

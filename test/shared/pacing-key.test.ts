@@ -149,11 +149,44 @@ describe('clients that share nothing but the server (processes, a zap beside a w
 });
 
 describe('a refusal', () => {
-	test('longer than its precision, pauses its lane for the delay of the server plus a small jitter (5 % + 20 ms), and no other lane', () => {
+	test('longer than its precision, holds the refused call for the delay of the server plus a small jitter (5 % + 20 ms), and its lane, no other, until a precision before that', () => {
 		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0.99 });
-		expect(p.refused(2_000, 'generatePost')).toBe(0);
-		expect(p.pauseLeft('generatePost')).toBe(2_000 + Math.round(0.99 * 120));
+		// `Retry-After: 2` (whole seconds): the window ends after 1 s and by 2 s.
+		expect(p.refused(2_000, 'generatePost')).toBe(2_000 + Math.round(0.99 * 120));
+		expect(p.pauseLeft('generatePost')).toBe(1_000 + Math.round(0.99 * 120));
 		expect(p.pauseLeft('listPosts')).toBe(0);
+	});
+
+	test('with exact window ends told, holds its lane for all of the delay', async () => {
+		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0 });
+		const slot = await p.acquire('generatePost');
+		p.settle(slot, { limit: 10, remaining: 0, resetAt: 2_000, windowMs: 2_000 }, 'refused');
+		expect(p.refused(2_000, 'generatePost')).toBe(2_000);
+		expect(p.pauseLeft('generatePost')).toBe(2_000);
+	});
+
+	test('a call refused in the last second of a whole-second delay finds the window not ended: the lane holds half of what is left, then the rest', async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0 });
+		const first = await p.acquire('generatePost');
+		p.settle(first, undefined, 'refused');
+		expect(p.refused(3_000, 'generatePost')).toBe(3_000);
+		const allowed = p.report('generatePost').allowedRate;
+		expect(allowed).toBeDefined();
+		// Held until 2 s; a call sent at 2.2 s is refused: the window ends after 2.2 s and by 3 s.
+		now = 2_200;
+		const tail = await p.acquire('generatePost');
+		p.settle(tail, undefined, 'refused');
+		expect(p.refused(800, 'generatePost')).toBe(800);
+		expect(p.pauseLeft('generatePost')).toBe(400);
+		// Refused again at 2.9 s: less than 0.1 s is left, and the lane holds all of it.
+		now = 2_900;
+		const last = await p.acquire('generatePost');
+		p.settle(last, undefined, 'refused');
+		p.refused(100, 'generatePost');
+		expect(p.pauseLeft('generatePost')).toBe(100);
+		// Calls refused in that second tell nothing of the rate the key allows: they do not cut it again.
+		expect(p.report('generatePost').allowedRate).toBe(allowed);
 	});
 
 	test('within its precision (a whole second), holds only the refused call: its wait is returned, and the lane goes on', () => {

@@ -24,23 +24,35 @@ function setup(service: FakeServiceOptions, retry = {}) {
 const generates = (api: ReturnType<typeof fakeService>) => api.sent.filter((s) => s.path === '/generate');
 
 describe('one pacing for all calls of a client', () => {
-	test('a 429 on one call pauses the others: a call started during the pause is not sent before it ends', async () => {
-		const { time, api, client } = setup({
+	test('a 429 on one call pauses the others until the last second of its delay (whole seconds: the window may end in it); the refused call waits all of it', async () => {
+		const time = virtualTime();
+		const api = fakeService(time, {
 			latencyMs: 100,
 			headers: 'none',
 			script: { 1: { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '3' } } },
 		});
+		const start = time.now();
+		const sent: Array<{ prompt: string; at: number }> = [];
+		const send: typeof api.send = async (request) => {
+			const body = (typeof request.body === 'string' ? JSON.parse(request.body) : request.body) as { prompt: string };
+			sent.push({ prompt: body.prompt, at: time.now() - start });
+			return await api.send(request);
+		};
+		const client = new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random: () => 0 });
 		const later = async (delay: number, prompt: string) => {
 			await time.sleep(delay);
 			return await client.generatePost({ prompt });
 		};
 		const results = await time.run(Promise.all([client.generatePost({ prompt: 'first' }), later(500, 'second'), later(1_500, 'third')]));
 		expect(results.map((r) => r.proposals[0])).toEqual(['A post', 'A post', 'A post']);
-		const times = generates(api).map((s) => s.at - (time.now() - time.elapsed()));
-		// The first call was refused at 100 ms with a 3 s delay: nothing else goes out before 3.1 s.
-		expect(times[0]).toBe(0);
-		expect(times.slice(1).every((t) => t >= 3_100)).toBe(true);
-		expect(generates(api)).toHaveLength(4);
+		// The first call was refused at 100 ms with `Retry-After: 3`: the window ends after 2.1 s and by 3.1 s.
+		expect(sent).toHaveLength(4);
+		expect(sent[0]).toEqual({ prompt: 'first', at: 0 });
+		const others = sent.filter((x) => x.prompt !== 'first');
+		expect(others.every((x) => x.at >= 2_100)).toBe(true);
+		expect(others.some((x) => x.at < 3_100)).toBe(true);
+		// The refused call itself goes again only when the server said.
+		expect(sent.filter((x) => x.prompt === 'first')[1].at).toBeGreaterThanOrEqual(3_100);
 	});
 
 	test('a delay within its precision (Retry-After: 1) holds only the refused call: it goes again after its delay, the others at the cut rate', async () => {
@@ -142,8 +154,8 @@ describe('one pacing for all calls of a client', () => {
 	test('a pause is waited once even when the clock does not move (sleep recorded, clock frozen)', async () => {
 		const sleeps: number[] = [];
 		const pacer = new Pacer({ sleep: async (ms) => void sleeps.push(ms), now: () => 5_000, random: () => 0 });
-		// A refusal's delay longer than its precision pauses the lane (no jitter with this random source).
-		expect(pacer.refused(2_000, 'generatePost')).toBe(0);
+		// A refusal's delay longer than its precision pauses the lane until a precision before its end (no jitter with this random source).
+		expect(pacer.refused(3_000, 'generatePost')).toBe(3_000);
 		const slot = await pacer.acquire('generatePost');
 		pacer.settle(slot, { limit: 1, remaining: 0, resetAt: 6_000 });
 		await pacer.acquire('generatePost');

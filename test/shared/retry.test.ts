@@ -8,7 +8,9 @@ afterEach(() => nock.cleanAll());
 
 test('429 is waited out with the server delay, then succeeds', async () => {
 	nock(HOST).post('/api/v1/generate').reply(429, '', { 'Retry-After': '2' }).post('/api/v1/generate').reply(200, { proposals: ['p'], creditsRemaining: 1 });
-	const { client, sleeps } = nockClient();
+	// A clock that moves with the waits: the refused call waits all of its delay, and the operation's hold (a second less) is over by then.
+	let now = 1_700_000_000_000;
+	const { client, sleeps } = nockClient({ now: () => now, sleep: async (ms) => void (sleeps.push(ms), (now += ms)) });
 	const out = await client.generatePost({ prompt: 'x' });
 	expect(out.proposals).toEqual(['p']);
 	expect(sleeps).toHaveLength(1);

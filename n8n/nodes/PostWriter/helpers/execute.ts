@@ -21,7 +21,7 @@ import { createClient, readCredential } from '../transport';
 import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './layout';
 import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './options';
-import { describeQuota, formatDuration } from '../../../shared/pacing';
+import { describeQuota, formatDuration } from '../../../shared/lane-report';
 import { readCreditFloor, readInput } from './input';
 import { openPaidRun, readPaidSettings, reuseHint } from './paid';
 
