@@ -48,6 +48,48 @@ const ROOM_SPAN = { windows: 2, unknownWindowMs: 1_000, answers: 3 };
  */
 const MAX_SENDS_KEPT = 512;
 
+/**
+ * Whether the answers show the key had room, so that the rate controller probes at once (onRoom), not after its
+ * plateau: with exact ends, a window that ended with ROOM_SHARE of its limit left; without them, every count told
+ * over ROOM_SPAN.
+ */
+class RoomSignal {
+	/** Without exact ends: the least count told since `from` (our send time), over `answers` answers. */
+	private lowest?: { from: number; left: number; answers: number };
+	/** The latest window seen (exact ends): its end and the least count told for it. */
+	private ending?: { endsAt: number; left: number };
+
+	/**
+	 * Without exact ends, the windows cannot be told apart; but when every count told over ROOM_SPAN left at least
+	 * ROOM_SHARE of the limit, no window in that time was near full: the key has room. `at`: when the call told for was sent.
+	 */
+	withoutEnds(remaining: number | undefined, at: number, limit: number | undefined, windowMs: number | undefined): boolean {
+		if (remaining === undefined || limit === undefined) return false;
+		const l = this.lowest;
+		if (!l || at < l.from) {
+			this.lowest = { from: at, left: remaining, answers: 1 };
+			return false;
+		}
+		l.left = Math.min(l.left, remaining);
+		l.answers++;
+		if (at - l.from < ROOM_SPAN.windows * (windowMs ?? ROOM_SPAN.unknownWindowMs)) return false;
+		this.lowest = undefined;
+		return l.answers >= ROOM_SPAN.answers && l.left >= Math.max(1, ROOM_SHARE * limit);
+	}
+
+	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
+	atEnd(resetAt: number, remaining: number | undefined, limit: number | undefined): boolean {
+		const e = this.ending;
+		if (remaining === undefined || (e && resetAt < e.endsAt - SAME_WINDOW_MS)) return false;
+		if (e && resetAt <= e.endsAt + SAME_WINDOW_MS) {
+			e.left = Math.min(e.left, remaining);
+			return false;
+		}
+		this.ending = { endsAt: resetAt, left: remaining };
+		return e !== undefined && limit !== undefined && e.left >= Math.max(1, ROOM_SHARE * limit);
+	}
+}
+
 export class QuotaWindow {
 	/**
 	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (the pacer's calls in
@@ -68,15 +110,13 @@ export class QuotaWindow {
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
 	private lastReset?: number;
-	/** Without exact ends: the least count told since `from` (our send time), over `answers` answers. */
-	private lowest?: { from: number; left: number; answers: number };
 	/** The exact end of the window before the current one (our calls after it were counted in the current one). */
 	private previousEnd?: number;
 	/** The least gap seen between two exact window ends (a whole number of windows). */
 	private leastGap = Infinity;
 	private exactSeen = false;
-	/** The latest window seen (exact ends): its end and the least count told for it. */
-	private ending?: { endsAt: number; left: number };
+	/** Whether the answers show the key had room. */
+	private readonly room = new RoomSignal();
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
 
@@ -102,12 +142,15 @@ export class QuotaWindow {
 			this.windowMs = w.windowMs;
 			this.stated = true;
 		}
-		if (w.resetAt === undefined || w.resetExact === false) return this.roomWithoutEnds(w.remaining, ticket);
+		if (w.resetAt === undefined || w.resetExact === false) {
+			const at = this.sends.find(([t]) => t === ticket)?.[1];
+			return at !== undefined && this.room.withoutEnds(w.remaining, at, this.limit, this.windowMs);
+		}
 		this.exactSeen = true;
 		const sent = this.sends.find(([t]) => t === ticket);
 		if (sent) this.leastLength = Math.max(this.leastLength, w.resetAt - sent[1]);
 		this.learnLength(w.resetAt);
-		const room = this.noteLeft(w.resetAt, w.remaining);
+		const room = this.room.atEnd(w.resetAt, w.remaining, this.limit);
 		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
 		// anchors the count of our calls since (holdUntil); without it a lone client fell back to its own sliding count
 		// (S1 on the real sandbox, 1 s answers for 1 s windows: 1.10 × -> 1.05 ×).
@@ -120,38 +163,6 @@ export class QuotaWindow {
 		}
 		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
 		return room;
-	}
-
-	/**
-	 * Without exact ends, the windows cannot be told apart; but when every count told over ROOM_SPAN left at least
-	 * ROOM_SHARE of the limit, no window in that time was near full: the key has room (the probe starts at once).
-	 */
-	private roomWithoutEnds(remaining: number | undefined, ticket: number): boolean {
-		const sent = this.sends.find(([t]) => t === ticket);
-		if (remaining === undefined || this.limit === undefined || !sent) return false;
-		const at = sent[1];
-		const l = this.lowest;
-		if (!l || at < l.from) {
-			this.lowest = { from: at, left: remaining, answers: 1 };
-			return false;
-		}
-		l.left = Math.min(l.left, remaining);
-		l.answers++;
-		if (at - l.from < ROOM_SPAN.windows * (this.windowMs ?? ROOM_SPAN.unknownWindowMs)) return false;
-		this.lowest = undefined;
-		return l.answers >= ROOM_SPAN.answers && l.left >= Math.max(1, ROOM_SHARE * this.limit);
-	}
-
-	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
-	private noteLeft(resetAt: number, remaining: number | undefined): boolean {
-		const e = this.ending;
-		if (remaining === undefined || (e && resetAt < e.endsAt - SAME_WINDOW_MS)) return false;
-		if (e && resetAt <= e.endsAt + SAME_WINDOW_MS) {
-			e.left = Math.min(e.left, remaining);
-			return false;
-		}
-		this.ending = { endsAt: resetAt, left: remaining };
-		return e !== undefined && this.limit !== undefined && e.left >= Math.max(1, ROOM_SHARE * this.limit);
 	}
 
 	/** The answers tell the window's end to the millisecond. */
