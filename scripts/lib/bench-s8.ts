@@ -66,13 +66,12 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
  */
 export const S8_PROCESS_RUNS = 3;
 
-/** The median of a case's runs by wall time (an odd count), with each run's ratio; failures and credits summed over all. */
+/** The median of a case's runs by wall time (an odd count), with each run's ratio; the failed items of every run summed, and a credit mismatch of any run shown as the case's. */
 export function medianRun(runs: GridResult[]): GridResult {
 	const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
 	const median = byWall[Math.floor(byWall.length / 2)];
 	if (runs.length === 1) return median;
 	const failed = runs.reduce((sum, r) => sum + r.failed, 0);
-	// Credits = items over all runs, or the first run's mismatch shown as the case's.
 	const mismatch = runs.find((r) => r.credits !== r.items);
 	return { ...median, failed, credits: mismatch?.credits ?? median.credits, items: mismatch?.items ?? median.items, runRatios: runs.map((r) => r.ratio) };
 }
