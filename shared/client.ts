@@ -193,9 +193,12 @@ class ClientCore {
 		let waitedMs = 0;
 		let refusals = 0;
 		let firstRefusalAt: number | undefined;
+		/** When this call's own wait after a refusal ended (the pause of its operation ends before it). */
+		let waitedUntil: number | undefined;
 		for (let attempt = 1; ; attempt++) {
 			this.throwIfKeyRefused(key);
-			const slot = await this.acquire(key);
+			const slot = await this.acquire(key, waitedUntil);
+			waitedUntil = undefined;
 			let error: unknown;
 			let response: HttpResponse | undefined;
 			let value: unknown;
@@ -251,6 +254,7 @@ class ClientCore {
 			if (error instanceof RateLimitedError) {
 				// One pacing: a delay longer than its precision holds every call of this operation on the key; a shorter one, only this call.
 				const ownWait = this.pacer.refused(decision.delayMs, key);
+				waitedUntil = this.now() + ownWait;
 				if (ownWait > 0) await this.sleep(ownWait);
 			} else if (refusal) {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
@@ -270,9 +274,9 @@ class ClientCore {
 	}
 
 	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */
-	private async acquire(key: OperationKey): Promise<Slot> {
+	private async acquire(key: OperationKey, waitedUntil?: number): Promise<Slot> {
 		const maxWaitMs = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
-		return await this.pacer.acquire(key, { party: this.party, maxWaitMs }).catch((e: unknown) =>
+		return await this.pacer.acquire(key, { party: this.party, maxWaitMs, waitedUntil }).catch((e: unknown) =>
 			Promise.reject(e instanceof PauseTooLong ? new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name }) : e),
 		);
 	}

@@ -54,6 +54,8 @@ export interface AcquireOptions {
 	party?: string;
 	/** Longest wait for a refusal's pause this caller accepts (a pause longer than this: PauseTooLong). */
 	maxWaitMs?: number;
+	/** The caller already waited until then (a refused call's own wait): with a clock that does not move, it counts. */
+	waitedUntil?: number;
 }
 
 /**
@@ -149,16 +151,16 @@ export class Pacer {
 		const opts = typeof options === 'number' ? { maxWaitMs: options } : options;
 		await this.turnstile.enter(laneName, opts.party ?? '');
 		try {
-			return await this.acquireAtHead(laneName, opts.maxWaitMs ?? Infinity);
+			return await this.acquireAtHead(laneName, opts.maxWaitMs ?? Infinity, opts.waitedUntil);
 		} finally {
 			this.turnstile.leave(laneName);
 		}
 	}
 
-	private async acquireAtHead(laneName: string, maxWaitMs: number): Promise<Slot> {
+	private async acquireAtHead(laneName: string, maxWaitMs: number, waitedUntil = -Infinity): Promise<Slot> {
 		const lane = this.lane(laneName);
 		// The time already waited: with a clock that does not move (a recorded sleep), one wait is enough.
-		let waited = -Infinity;
+		let waited = waitedUntil;
 		const waitUntil = async (at: number, now: number) => {
 			await this.sleep(at - now);
 			waited = at;
@@ -166,10 +168,13 @@ export class Pacer {
 		for (;;) {
 			const now = Math.max(this.now(), waited);
 			const paused = lane.pausedUntil;
-			if (paused > now) {
-				if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
-				await waitUntil(paused, now);
-				// The pause is over for everyone (with a clock that does not move, the next callers must not wait it again).
+			// A pause waited here, or passed by the caller's own wait alone (a clock that does not move), is over for
+			// everyone: the next callers must not wait it again.
+			if (paused > now || paused > this.now()) {
+				if (paused > now) {
+					if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
+					await waitUntil(paused, now);
+				}
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
 				lane.rate.onPauseEnd(paused, lane.window.exact);
 				continue;
