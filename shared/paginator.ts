@@ -7,7 +7,7 @@
  * the paging of one answer is told, lists.ts. (What a trigger's paged read
  * returns is list-read.ts.)
  */
-import { newWalk, stallMessage, stepWalk } from './lists';
+import { newWalk, stallMessage, stepWalk } from './list-walk';
 import type { ListPage, NextPage } from './types';
 
 /** A list read page by page (PostWriterClient.readList). */

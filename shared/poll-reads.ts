@@ -8,7 +8,7 @@
  * sits beside it.
  */
 import type { InputOf, OutputOf } from './catalogue';
-import { newWalk, stallMessage, stepWalk } from './lists';
+import { newWalk, stallMessage, stepWalk } from './list-walk';
 import type { FetchOptions, PostsRead, StampedItem, UnreadableRecord } from './list-read';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, detectOrder, unreadableEntries } from './list-read';
 import { stampAll, stampDraft, stampDrafts, stampPosts } from './records';

@@ -19,7 +19,8 @@ import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterT
 import { getOperation } from '../../shared/catalogue';
 import { LIST_HARD_CAP } from '../../shared/client';
 import { RateLimitedError, errorFromResponse } from '../../shared/errors';
-import { newWalk, normaliseList, stallMessage, stepWalk } from '../../shared/lists';
+import { newWalk, stallMessage, stepWalk } from '../../shared/list-walk';
+import { normaliseList } from '../../shared/lists';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE } from '../../shared/polling';
 import { DEFAULT_RETRY_POLICY } from '../../shared/retry';
 import { getTrigger } from '../../shared/triggers';

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { LIST_HARD_CAP } from '../../shared/client';
-import { newWalk, normaliseCalendar, normaliseList, stallMessage, stepWalk } from '../../shared/lists';
+import { newWalk, stallMessage, stepWalk } from '../../shared/list-walk';
+import { normaliseCalendar, normaliseList } from '../../shared/lists';
 import { readCalendarEntry } from '../../shared/records';
 import { nockClient } from '../helpers/fake';
 
