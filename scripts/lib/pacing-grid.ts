@@ -87,6 +87,6 @@ export interface GridResult {
 	items: number;
 	requests: number;
 	refused429: number;
-	/** When the case ran several times (the result is its median run by wall time): each run's wall ÷ limit, in order. */
+	/** When the case ran several times (the result is their mean): each run's wall ÷ limit, in order. */
 	runRatios?: number[];
 }
