@@ -61,7 +61,7 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 /**
  * Runs of each three-process case; the case's wall is their mean. Three real processes move by about ± 0.1 × from
  * run to run: which one wins the first crowding (10 calls a window split 4/3/3) keeps that share, and the others
- * finish seconds after it. On virtual time over 30 seeds (scripts/s8-runs.ts), a whole S8 misses the 5 % comparison
+ * finish seconds after it. On virtual time over 30 seeds (test/shared/pacing-grid-runs.test.ts), a whole S8 misses the 5 % comparison
  * with `Retry-After` alone somewhere in 59 % of its runs with one run a case, where the forms' expected walls differ
  * by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in 11 %, the mean of 5 in 2 %.
  */
@@ -69,6 +69,7 @@ export const S8_PROCESS_RUNS = 5;
 
 /** A case's runs as one result: the mean wall, 429s and requests over all runs, the failed items of every run summed, a credit mismatch of any run shown as the case's, and each run's ratio. */
 export function meanRun(runs: GridResult[]): GridResult {
+	if (runs.length === 0) throw new Error('meanRun: a case without a run');
 	if (runs.length === 1) return runs[0];
 	const sum = (pick: (r: GridResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
 	const wallMs = sum((r) => r.wallMs) / runs.length;
