@@ -61,9 +61,10 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 /**
  * Runs of each three-process case; the case's wall is their mean. Three real processes move by about ± 0.1 × from
  * run to run: which one wins the first crowding (10 calls a window split 4/3/3) keeps that share, and the others
- * finish seconds after it. On virtual time over 30 seeds (test/shared/pacing-grid-runs.test.ts), a whole S8 misses the 5 % comparison
- * with `Retry-After` alone somewhere in 59 % of its runs with one run a case, where the forms' expected walls differ
- * by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in 11 %, the mean of 5 in 2 %.
+ * finish seconds after it. On virtual time over 30 seeds (test/shared/pacing-grid-runs.test.ts), a whole S8 misses
+ * the 5 % comparison with `Retry-After` alone somewhere in 59 % of its runs with one run a case, where the forms'
+ * expected walls differ by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in 11 %, the mean of 5
+ * in 2 %.
  */
 export const S8_PROCESS_RUNS = 5;
 
@@ -95,8 +96,9 @@ export function s8Schedule(cases: GridCase[]): GridCase[] {
 	const order: GridCase[] = [];
 	const turns = new Map<string, GridCase[]>();
 	for (const c of cases) {
+		const key = `${c.clients.id} ${c.latencyMs}`;
 		if (c.clients.processes === 1) order.push(c);
-		else turns.set(`${c.clients.id} ${c.latencyMs}`, [...(turns.get(`${c.clients.id} ${c.latencyMs}`) ?? []), c]);
+		else turns.set(key, [...(turns.get(key) ?? []), c]);
 	}
 	for (const group of turns.values()) for (let i = 0; i < S8_PROCESS_RUNS; i++) order.push(...group);
 	return order;
