@@ -165,6 +165,11 @@ export class Pacer {
 			await this.sleep(at - now);
 			waited = at;
 		};
+		const waitUntilAnswerOr = async (at: number, now: number) => {
+			let answered = false;
+			const answer = new Promise<void>((resolve) => this.waiters.push(() => ((answered = true), resolve())));
+			await Promise.race([this.sleep(at - now).then(() => (answered ? undefined : (waited = at))), answer]);
+		};
 		for (;;) {
 			const now = Math.max(this.now(), waited);
 			const paused = lane.pausedUntil;
@@ -186,11 +191,15 @@ export class Pacer {
 			}
 			const hold = lane.window.holdUntil(now);
 			if (hold !== undefined && hold - now <= maxWaitMs) {
-				await waitUntil(hold, now);
-				const share = lane.window.shareOfNext(hold);
-				if (share !== undefined) lane.rate.onWindowStart(hold, share);
+				// With calls in flight, an answer may tell the window's exact end sooner than foretold: it ends the hold.
+				await (lane.flight.count > 0 ? waitUntilAnswerOr(hold, now) : waitUntil(hold, now));
+				const share = lane.window.shareOfNext(Math.max(this.now(), waited));
+				if (share !== undefined) lane.rate.onWindowStart(Math.max(this.now(), waited), share);
 				continue;
 			}
+			// Past a told window's end that no hold waited for (its answers came after it), when our calls alone filled it.
+			const share = lane.window.shareOfNext(now, true);
+			if (share !== undefined) lane.rate.onWindowStart(now, share);
 			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;

@@ -126,6 +126,38 @@ describe('one pacing for all calls of a client', () => {
 		expect(time.elapsed()).toBeLessThanOrEqual(16_000 * 1.1);
 	});
 
+	test("a lone client whose answers come as its windows end (L = W) sends each window's calls together as the answer telling its end comes, also after they went spread", async () => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 1_000, limit: 10, windowMs: 1_000, headers: 'full' });
+		// Each call reaches the service 12 ms after it is sent (a real network and process): the next window's calls go after its end.
+		const send: typeof api.send = async (request) => {
+			await time.sleep(12);
+			return await api.send(request);
+		};
+		const client = new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random: () => 0 });
+		const start = time.now();
+		// The first 10 calls come 90 ms apart (items of a trigger, a slow first connection), the other 90 all at once after them.
+		const first = Array.from({ length: 10 }, async (_, i) => {
+			await time.sleep(i * 90);
+			return await client.generatePost({ prompt: `first ${i}` });
+		});
+		const rest = (async () => {
+			await time.sleep(9 * 90);
+			return await pool(90, 90, (i) => client.generatePost({ prompt: `rest ${i}` }));
+		})();
+		await time.run(Promise.all([...first, rest]));
+		expect(api.stats.charged).toBe(100);
+		const sentAt = generates(api).map((s) => s.at - start);
+		// The answers tell each window's end as it comes, and alone the client's calls filled it: the next window's calls go
+		// together then, a round trip's transit after the end (1,012 ms apart), not at an end foretold with its margin (1,042 ms).
+		const lastWindows = [sentAt.slice(-30, -20), sentAt.slice(-20, -10), sentAt.slice(-10)];
+		for (const w of lastWindows) expect(Math.max(...w) - Math.min(...w)).toBe(0);
+		expect(lastWindows[1][0] - lastWindows[0][0]).toBeLessThanOrEqual(1_000 + 2 * 12);
+		expect(lastWindows[2][0] - lastWindows[1][0]).toBeLessThanOrEqual(1_000 + 2 * 12);
+		// The quota-bound limit is (⌈100/10⌉ − 1) × 1 s + 1 s = 10 s; the first windows went out spread.
+		expect(time.elapsed()).toBeLessThanOrEqual(10_200);
+	});
+
 	test('a run with no header at all (429 without a delay) still completes, by backoff', async () => {
 		const { api, generate } = setup({ latencyMs: 50, limit: 5, windowMs: 1_000, headers: 'none' }, { maxAttempts: 10 });
 		const results = await generate(20, 5);

@@ -148,6 +148,22 @@ describe('QuotaWindow', () => {
 		expect(new QuotaWindow().shareOfNext(2_000)).toBeUndefined();
 	});
 
+	test('past an end no hold waited for, the next window is given only when our calls alone filled the ended one (a count told early may miss the others that came after)', () => {
+		// Ours 4 of the window, the last told 6 left: others may have come after it. Not given, and still open for a hold's end.
+		const unsure = new QuotaWindow();
+		for (let t = 1; t <= 4; t++) unsure.onSend(t, 1_000 + t);
+		unsure.learn({ limit: 10, windowMs: 1_000, remaining: 6, resetAt: 2_000 }, 4);
+		expect(unsure.alone).toBe(true);
+		expect(unsure.shareOfNext(2_010, true)).toBeUndefined();
+		expect(unsure.shareOfNext(2_010)).toBe(10);
+		// Our 10 filled it: given at once, whatever time the answer came.
+		const filled = new QuotaWindow();
+		for (let t = 1; t <= 10; t++) filled.onSend(t, 1_000 + t);
+		filled.learn({ limit: 10, windowMs: 1_000, remaining: 0, resetAt: 2_000 }, 10);
+		expect(filled.shareOfNext(2_012, true)).toBe(10);
+		expect(filled.shareOfNext(2_020, true)).toBeUndefined();
+	});
+
 	test('within a told window with calls left, the server counts rule: our own calls of the last window length hold nothing', () => {
 		const q = new QuotaWindow();
 		q.learn({ limit: 10, windowMs: 1_000 }, 0);
