@@ -36,12 +36,14 @@ export const WINDOW_MARGIN = { ms: 10, share: 0.02 };
 const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * windowMs;
 /** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
 export const ROOM_SHARE = 0.4;
+/** A window's length when no answer states it and no exact ends tell it: a second, the commonest quota window. */
+const COMMON_WINDOW_MS = 1_000;
 /**
- * Without exact ends, room is judged over this many windows (of the stated length, or of `unknownWindowMs`, the
- * commonest window), from at least `answers` counts: two windows hold a late count of one of them at least, and
- * three answers are the fewest in which one that came early in its window does not decide.
+ * Without exact ends, room is judged over this many windows (of the stated length, or COMMON_WINDOW_MS), from at
+ * least `answers` counts: two windows hold a late count of one of them at least, and three answers are the fewest
+ * in which one that came early in its window does not decide.
  */
-const ROOM_SPAN = { windows: 2, unknownWindowMs: 1_000, answers: 3 };
+const ROOM_SPAN = { windows: 2, answers: 3 };
 /**
  * Our sends kept (bounded memory: a process holds a pacing per key, up to 256): enough for a window of 512 calls.
  * A larger window is then counted short, and its refusals tell the rest.
@@ -72,7 +74,7 @@ class RoomSignal {
 		}
 		l.left = Math.min(l.left, remaining);
 		l.answers++;
-		if (at - l.from < ROOM_SPAN.windows * (windowMs ?? ROOM_SPAN.unknownWindowMs)) return false;
+		if (at - l.from < ROOM_SPAN.windows * (windowMs ?? COMMON_WINDOW_MS)) return false;
 		this.lowest = undefined;
 		return l.answers >= ROOM_SPAN.answers && l.left >= Math.max(1, ROOM_SHARE * limit);
 	}
@@ -124,6 +126,13 @@ export class QuotaWindow {
 		this.sends.push([ticket, at]);
 		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
+	}
+
+	/** When the window that refused a call at `at` ends if our oldest call not refused within a window before opened it (windows that start with their first call, as gateways count). */
+	endIfOpenedByOurs(at: number): number | undefined {
+		const windowMs = this.windowMs ?? COMMON_WINDOW_MS;
+		const first = this.sends.find(([, sent]) => sent > at - windowMs);
+		return first === undefined ? undefined : first[1] + windowMs + marginOf(windowMs);
 	}
 
 	/** A refused call was not counted by the server. */
@@ -204,11 +213,10 @@ export class QuotaWindow {
 	 * no call but ours): the calls the next window allows, less ours since its start, may go at once. Once per window;
 	 * undefined when the key is shared or nothing exact is known. Alone, the rate bucket (at the told rate less its
 	 * margin) let 9 of a window's 10 calls go at its start and the 10th a token later (S3, no latency: 1.14 ×); shared,
-	 * a burst at the window's start would take the others' calls first, and calls stay spread.
-	 * `filledByOurs`: past an end that no hold waited for (the answers came after it), only when our calls alone filled
-	 * the window: the count told for our last call misses others' calls after it (three processes on virtual time
-	 * took one another's windows: 429s over 10 %). Without it, a lone client whose answers come as its windows end
-	 * (L = W) kept its calls spread at the told rate, each window a token late (S1 on the real sandbox: 1.10 × → 1.03 ×).
+	 * a burst at the window's start would take the others' calls first, and calls stay spread. `filledByOurs`: past an
+	 * end no hold waited for, only if our calls alone filled the window (a count told for our last call misses others'
+	 * after it: three processes took one another's windows, 429s over 10 %); a lone client whose answers come as its
+	 * windows end (L = W) then sends each window's calls together, not a token apart (S1, real sandbox: 1.10 × → 1.03 ×).
 	 */
 	shareOfNext(at: number, filledByOurs = false): number | undefined {
 		const c = this.current;

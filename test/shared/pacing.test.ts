@@ -55,7 +55,7 @@ describe('one pacing for all calls of a client', () => {
 		expect(sent.filter((x) => x.prompt === 'first')[1].at).toBeGreaterThanOrEqual(3_100);
 	});
 
-	test('a delay within its precision (Retry-After: 1) holds only the refused call: it goes again after its delay, the others at the cut rate', async () => {
+	test('a delay within its precision (Retry-After: 1): the refused call goes again after its delay; the others are held only until the window our first call opened ends, then go at the cut rate', async () => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs: 100, limit: 4, windowMs: 1_000, headers: 'retry-after' });
 		// Each attempt: its prompt, when it left and when its answer came, and the status.
@@ -68,6 +68,7 @@ describe('one pacing for all calls of a client', () => {
 			return response;
 		};
 		const client = new PostWriterClient({ baseUrl: BASE, send, sleep: time.sleep, now: time.now, random: () => 0 });
+		const start = time.now();
 		const results = await time.run(pool(10, 10, (i) => client.generatePost({ prompt: `Item ${i}` })));
 		expect(results.every((r) => r.ok)).toBe(true);
 		expect(api.stats.charged).toBe(10);
@@ -78,9 +79,12 @@ describe('one pacing for all calls of a client', () => {
 			const again = attempts.find((a) => a.prompt === r.prompt && a.sentAt > r.sentAt);
 			expect(again?.sentAt).toBeGreaterThanOrEqual(r.answeredAt + 1_000);
 		}
-		// The lane is not held: other prompts go out within the second after the first refusal.
+		// The lane is not held for the whole delay: other prompts go out within the second after the first refusal,
+		// but none before the window opened by the first call at 0 ends (1 s, and its margin): they would be refused too.
 		const first = refused[0];
 		expect(attempts.some((a) => a.prompt !== first.prompt && a.sentAt > first.answeredAt && a.sentAt < first.answeredAt + 1_000)).toBe(true);
+		expect(attempts.filter((a) => a.sentAt > first.answeredAt && a.sentAt < start + 1_000)).toEqual([]);
+		expect(refused).toHaveLength(1);
 		// 10 calls at 4 per window: the third window opens at 2 s; within 1.5 × that.
 		expect(time.elapsed()).toBeLessThanOrEqual(3_000);
 	});

@@ -148,6 +148,21 @@ describe('QuotaWindow', () => {
 		expect(new QuotaWindow().shareOfNext(2_000)).toBeUndefined();
 	});
 
+	test('the end of a refusing window opened by our oldest call since: of the stated length, else a second; a refused call opened nothing', () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 1_000);
+		q.onSend(2, 1_200);
+		q.onSend(3, 1_300);
+		q.onRefused(1);
+		// Unknown length: a second (and its margin, 10 ms and 2 %) from the oldest call not refused, 1.2 s.
+		expect(q.endIfOpenedByOurs(1_500)).toBe(1_200 + 1_000 + 30);
+		// Calls more than a window before opened another window.
+		expect(q.endIfOpenedByOurs(2_250)).toBe(1_300 + 1_000 + 30);
+		expect(q.endIfOpenedByOurs(2_400)).toBeUndefined();
+		q.learn({ limit: 10, windowMs: 2_000, remaining: 0 }, 3);
+		expect(q.endIfOpenedByOurs(2_400)).toBe(1_200 + 2_000 + 50);
+	});
+
 	test('past an end no hold waited for, the next window is given only when our calls alone filled the ended one (a count told early may miss the others that came after)', () => {
 		// Ours 4 of the window, the last told 6 left: others may have come after it. Not given, and still open for a hold's end.
 		const unsure = new QuotaWindow();
