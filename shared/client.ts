@@ -252,7 +252,7 @@ class ClientCore {
 			}
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
-				// One pacing: a delay longer than its precision holds every call of this operation on the key; a shorter one, only this call.
+				// One pacing: a refusal holds every call of this operation on the key (a short delay, only until the window our oldest call opened ends).
 				const ownWait = this.pacer.refused(decision.delayMs, key);
 				waitedUntil = this.now() + ownWait;
 				if (ownWait > 0) await this.sleep(ownWait);

@@ -275,12 +275,13 @@ export class Pacer {
 		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
 		const now = this.now();
 		let until: number;
-		if (lane.refusedInTail && lane.tail) {
+		const opened = lane.window.endIfOpenedByOurs(now) ?? now;
+		// A longer delay than the short one whose time it fell in is a new pause, not a step within that time.
+		if (lane.refusedInTail && lane.tail && !(lane.tail.withinDelay && delay > precision)) {
 			const left = lane.tail.until - now;
-			const opened = lane.tail.withinDelay ? lane.window.endIfOpenedByOurs(now) : undefined;
-			until = now + (opened !== undefined ? Math.min(left, opened - now) : left <= TAIL_STEP_MIN_MS ? left : left / 2);
+			until = lane.tail.withinDelay ? Math.min(opened, lane.tail.until) : now + (left <= TAIL_STEP_MIN_MS ? left : left / 2);
 		} else if (delay <= precision) {
-			until = Math.min(lane.window.endIfOpenedByOurs(now) ?? now, now + delay);
+			until = Math.min(opened, now + delay);
 			lane.tail = { from: now, until: now + delay, withinDelay: true };
 		} else {
 			until = now + wait - precision;

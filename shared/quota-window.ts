@@ -37,7 +37,7 @@ const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * 
 /** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
 export const ROOM_SHARE = 0.4;
 /** A window's length when no answer states it and no exact ends tell it: a second, the commonest quota window. */
-const COMMON_WINDOW_MS = 1_000;
+export const COMMON_WINDOW_MS = 1_000;
 /**
  * Without exact ends, room is judged over this many windows (of the stated length, or COMMON_WINDOW_MS), from at
  * least `answers` counts: two windows hold a late count of one of them at least, and three answers are the fewest
@@ -128,7 +128,7 @@ export class QuotaWindow {
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
 	}
 
-	/** When the window that refused a call at `at` ends if our oldest call not refused within a window before opened it (windows that start with their first call, as gateways count). */
+	/** When the window that refused a call sent at `at` ends if our oldest call not refused within a window before opened it (windows that start with their first call, as gateways count). */
 	endIfOpenedByOurs(at: number): number | undefined {
 		const windowMs = this.windowMs ?? COMMON_WINDOW_MS;
 		const first = this.sends.find(([, sent]) => sent > at - windowMs);

@@ -250,7 +250,7 @@ export class RateController {
 
 	/**
 	 * The last refusal's delay: its window ends by `at`. Calls at the cut rate may still go before it (a delay in whole
-	 * seconds holds only the refused call); their refusals are of the same crowding. At the start, the measure of each,
+	 * seconds holds the others only until the window our oldest call opened ends); their refusals are of the same crowding. At the start, the measure of each,
 	 * sliding past the epoch's first calls, fell (one process, `Retry-After: 1` alone, on the real sandbox: 10 calls a
 	 * second measured at the first refusal, 7 at the fifth in three runs of six: 1.35 × the quota-bound limit for 1.15 ×).
 	 */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { AUTO_IN_FLIGHT } from '../shared/in-flight';
 import { DELAY_PRECISION_MS, JITTER, TAIL_STEP_MIN_MS } from '../shared/pacing';
 import { REGISTRY_DEFAULTS } from '../shared/pacer-registry';
-import { ROOM_SHARE, WINDOW_MARGIN } from '../shared/quota-window';
+import { COMMON_WINDOW_MS, ROOM_SHARE, WINDOW_MARGIN } from '../shared/quota-window';
 import { RATE_DEFAULTS } from '../shared/rate-controller';
 
 const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
@@ -43,6 +43,7 @@ const STATED: Array<[what: string, text: string]> = [
 	['plateau, across processes', `after its ${seconds(r.plateauMs)} plateau`],
 	['delay precision', `longer than its precision (${aSecond(DELAY_PRECISION_MS).replace('a second', 'a whole second')}, unless the answers tell exact window ends)`],
 	['last second of a delay', `waits half of what is left, down to ${TAIL_STEP_MIN_MS} ms`],
+	['window when none is told', `or of ${aSecond(COMMON_WINDOW_MS)} when none is told`],
 	['jitter', `plus ${pct(JITTER.share)} and ${JITTER.minMs} ms of jitter, at most ${JITTER.maxMs} ms`],
 	['in-flight headroom', `rate × latency, ${AUTO_IN_FLIGHT.headroom === 2 ? 'twice over' : `${AUTO_IN_FLIGHT.headroom} times over`} for headroom`],
 	['in-flight cap', `at most ${AUTO_IN_FLIGHT.max} per key and operation`],

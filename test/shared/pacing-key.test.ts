@@ -189,10 +189,28 @@ describe('a refusal', () => {
 		expect(p.report('generatePost').allowedRate).toBe(allowed);
 	});
 
-	test('within its precision (a whole second), holds only the refused call: its wait is returned, and the lane goes on', () => {
-		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0.99 });
+	test('within its precision (a whole second): its wait is returned; the lane is held only until the window our oldest call since opened ends, not at all when none of ours did', async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.99 });
+		// No call of ours in the window before: nothing holds the lane.
 		expect(p.refused(1_000, 'generatePost')).toBe(1_000 + Math.round(0.99 * 70));
 		expect(p.pauseLeft('generatePost')).toBe(0);
+		// Our call at 0 was admitted (it opened the window); the one at 400 ms refused: held until 1 s and the margin (30 ms).
+		const q = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.99 });
+		now = 0;
+		const opener = await q.acquire('generatePost');
+		now = 400;
+		const refused = await q.acquire('generatePost');
+		q.settle(refused, undefined, 'refused');
+		q.refused(1_000, 'generatePost');
+		expect(q.pauseLeft('generatePost')).toBe(1_030 - 400);
+		// A later refusal with a longer delay is a new pause, not a step within the short one.
+		now = 500;
+		q.settle(opener, { limit: 10, remaining: 0 }, 'answered');
+		const again = await q.acquire('generatePost', { waitedUntil: 1_030 });
+		q.settle(again, undefined, 'refused');
+		q.refused(5_000, 'generatePost');
+		expect(q.pauseLeft('generatePost')).toBeGreaterThanOrEqual(5_000 - 1_000);
 	});
 
 	test('from refusals alone at 5 s a call, the rate grows with time, not round trips: 100 items near the quota-bound limit', async () => {

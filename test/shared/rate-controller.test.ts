@@ -64,7 +64,7 @@ describe('RateController', () => {
 	});
 
 	test('the later refusals of the first crowding, within a second of their delay, measure over the epoch too', () => {
-		// One process, Retry-After: 1 alone (a delay within its precision holds only the refused call): the first calls
+		// One process, Retry-After: 1 alone (a delay within its precision holds the others only until the window our first call opened ends): the first calls
 		// were sent together at 0 and reached the server late, so the window ends late, and calls at the cut rate are
 		// refused until then. The fifth refusal's last second misses the three first calls.
 		const first = () => {
