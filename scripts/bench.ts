@@ -70,6 +70,7 @@ import * as n8nOptions from '../n8n/nodes/PostWriter/helpers/options';
 import { runNode } from '../test/n8n/helpers/context';
 import { BENCH_CHART_FILE, batchChart, gridChart, wayLegend } from './lib/bench-charts';
 import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
+import { S6_RUNS, meanOfRuns, runsNote, type RunFigures } from './lib/bench-runs';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import type { BatchChartRow } from './lib/bench-charts';
 import * as n8nRuntime from './lib/n8n-runtime';
@@ -202,7 +203,7 @@ interface RunOutcome {
 	messages?: string[];
 }
 
-interface BatchResult {
+interface BatchResult extends RunFigures {
 	scenario: ScenarioId;
 	part?: string;
 	way: string;
@@ -240,7 +241,17 @@ function limitOf(scenario: Scenario, concurrency: number): number {
 	return Math.max(itemLatency, (scenario.n * itemLatency) / concurrency);
 }
 
+/** A way's result: S6's default way is the mean of S6_RUNS runs (three processes vary from run to run: bench-runs.ts), every other way one run. */
 async function measureWay(scenario: Scenario, way: Way): Promise<BatchResult> {
+	if (scenario.processes === undefined || !way.auto) return await measureOnce(scenario, way);
+	const runs: BatchResult[] = [];
+	for (let run = 0; run < S6_RUNS; run++) runs.push(await measureOnce(scenario, way));
+	const mean = meanOfRuns(runs, scenario.n);
+	log(`${scenarioKey(scenario)} ${way.id}: ${mean.ratio.toFixed(3)} × (${runsNote(mean)}), ${mean.failed} failed, ${mean.rejected429} × 429 of ${mean.requests} requests (${pct(mean.share429)})`);
+	return mean;
+}
+
+async function measureOnce(scenario: Scenario, way: Way): Promise<BatchResult> {
 	const answers: string[] = [];
 	const sb = await startSandbox({
 		keySeed: 'chaos-bench',
@@ -764,6 +775,7 @@ const EXECUTIONS_TEXT =
 	`S5–S7 run the new node's default way (a) (Options › Concurrency left out), in S5 4×50 also at Concurrency 20 (b), side by side with the baseline (base): the node of today's main before issue 18 (commit ${BASELINE_COMMIT}, \`git archive\` into .bench/baseline, its own module instance, pacing per execution) at its Concurrency of ${BASELINE_CONCURRENCY}. Each part of S5–S7 runs on its own; S7's ways side by side (they mostly wait), S5's and S6's one after the other (on 2 cores, a baseline's storm of refusals beside them takes the CPU their processes need). ` +
 	"Every execution is its own `execute()` call on its own fake context (test/n8n/helpers/context.ts), with Continue On Fail on, and the executions of a way start together, as n8n runs them; each way has a sandbox of its own, one key. " +
 	'In S6 each process is a separate node process (scripts/bench-process.ts, forked with IPC, each with its own modules, as queue-mode workers are); the processes load their modules first and all start on one go, so that their start-up is not timed. ' +
+	`S6's default way (a) runs ${S6_RUNS} times and its figures are their mean (requests and 429s pooled, failures summed), with the runs' spread: three processes keep the shares their first window split, and one run moves by about ± 0.1 ×. ` +
 	'N is the items of every execution of every process; "executions with a failure" counts the executions with at least one failed item.';
 
 /** Section 1: a table per scenario, after the method's paragraphs (`method`: the console's report; docs/benchmarks.md states the method once, by hand). */
@@ -789,7 +801,7 @@ function batchSection(scenarios: Scenario[], resultsOf: (sc: Scenario) => BatchR
 			table(
 				head,
 				rows.map((r) => [
-					`${r.way} ${r.label}`,
+					`${r.way} ${r.label}${runsNote(r) ? ` (${runsNote(r)})` : ''}`,
 					r.concurrencyNote ?? r.concurrency,
 					sec(r.wallMs),
 					sec(r.limitMs),

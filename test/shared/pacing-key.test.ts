@@ -213,6 +213,29 @@ describe('a refusal', () => {
 		expect(q.pauseLeft('generatePost')).toBeGreaterThanOrEqual(5_000 - 1_000);
 	});
 
+	test("a refusal within a short delay's time holds again, until the window a later call of ours opened ends, and cuts the rate", async () => {
+		let now = 0;
+		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0 });
+		await p.acquire('generatePost');
+		now = 100;
+		await p.acquire('generatePost');
+		now = 400;
+		const refused = await p.acquire('generatePost');
+		p.settle(refused, undefined, 'refused');
+		p.refused(1_000, 'generatePost');
+		expect(p.pauseLeft('generatePost')).toBe(1_030 - 400);
+		// Sent at 1,030 and refused at 1,040: the window began later than our call at 0 (it reached the server late).
+		now = 1_030;
+		const again = await p.acquire('generatePost');
+		now = 1_040;
+		const before = p.report('generatePost').rate;
+		p.settle(again, undefined, 'refused');
+		p.refused(1_000, 'generatePost');
+		// Our call at 100 ms may have opened it: held until 1,130 ms.
+		expect(p.pauseLeft('generatePost')).toBe(1_130 - 1_040);
+		expect(p.report('generatePost').rate).toBeLessThan(before);
+	});
+
 	test('from refusals alone at 5 s a call, the rate grows with time, not round trips: 100 items near the quota-bound limit', async () => {
 		const time = virtualTime();
 		const api = fakeService(time, { latencyMs: 5_000, limit: 10, windowMs: 1_000, headers: 'retry-after' });

@@ -87,6 +87,30 @@ describe('RateController', () => {
 		expect(later.report(1_102).allowed).toBe(7);
 	});
 
+	test("a hold within a short delay keeps the epoch: a refusal after it still measures the first window's calls; a pause's end starts a new one", () => {
+		const first = () => {
+			const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 3 });
+			for (const t of [0, 0, 0, 190, 300, 390, 470, 550, 610, 670]) rc.onSend(t);
+			rc.onSend(740);
+			rc.onRefused(740, 742);
+			rc.onCrowdingEnds(1_742);
+			return rc;
+		};
+		// Held until 1,030 ms (the window our first calls opened), then refused again at 1,110: the first calls reached
+		// the server late. Over the epoch since 0, the window's 10 calls: the rate allowed stays near 10.
+		const held = first();
+		held.onPauseEnd(1_030, false, false);
+		held.onSend(1_040);
+		held.onRefused(1_040, 1_110);
+		expect(held.report(1_110).allowed).toBeGreaterThan(8.5);
+		// The same after a pause's end: a new epoch of one call, and the last second without the three first calls.
+		const paused = first();
+		paused.onPauseEnd(1_030);
+		paused.onSend(1_040);
+		paused.onRefused(1_040, 1_110);
+		expect(paused.report(1_110).allowed).toBeLessThan(8);
+	});
+
 	test('a probe refused within a span of its start found nothing more: the rate allowed stays where it was', () => {
 		const rc = new RateController(0, { initialRate: 10, slowStartDoublingMs: 1e12, initialBurst: 1, plateauMs: 2_000 });
 		for (let t = 0; t < 1_000; t += 100) rc.onSend(t);
