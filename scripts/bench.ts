@@ -203,6 +203,7 @@ interface RunOutcome {
 	messages?: string[];
 }
 
+/** A way's result: what it measured (RunFigures), and which scenario and way it is. */
 interface BatchResult extends RunFigures {
 	scenario: ScenarioId;
 	part?: string;
@@ -211,22 +212,6 @@ interface BatchResult extends RunFigures {
 	concurrency: number;
 	concurrencyNote?: string;
 	auto?: boolean;
-	wallMs: number;
-	limitMs: number;
-	ratio: number;
-	failed: number;
-	credits: number;
-	requests: number;
-	rejected429: number;
-	share429: number;
-	/** S4: WORKFLOW_BUSY answers of the sandbox, and those surfaced in the output. */
-	busyAnswered: number;
-	busySurfaced: number;
-	/** Paid (S1–S3, S5–S7) or creation-step (S4) calls carried out more than once per item. */
-	doubleCharges: number;
-	/** S5–S7: executions in all, and those with a failed item. */
-	executions?: number;
-	failedExecutions?: number;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 export const S6_RUNS = 3;
 
-/** What a run of a way measured (the fields of the bench's BatchResult that add up over runs). */
+/** What a run of a way measured (the bench's BatchResult adds which scenario and way it is). */
 export interface RunFigures {
 	wallMs: number;
 	limitMs: number;
@@ -22,9 +22,12 @@ export interface RunFigures {
 	requests: number;
 	rejected429: number;
 	share429: number;
+	/** S4: WORKFLOW_BUSY answers of the sandbox, and those surfaced in the output. */
 	busyAnswered: number;
 	busySurfaced: number;
+	/** Paid (S1–S3, S5–S7) or creation-step (S4) calls carried out more than once per item. */
 	doubleCharges: number;
+	/** S5–S7: executions in all, and those with a failed item. */
 	executions?: number;
 	failedExecutions?: number;
 	/** Each run's wall ÷ limit, when the figures are the mean of several runs. */

@@ -6,11 +6,19 @@
  * test/shared/pacing-grid.test.ts.
  */
 import { PostWriterClient } from '../../shared/client';
-import { Pacer, PacerRegistry } from '../../shared/pacing';
+import { Pacer, PacerRegistry, type AcquireOptions } from '../../shared/pacing';
 import { fakeService, pool, virtualTime } from '../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
 const KEY = 'pw_live_0123456789abcdefSECRET';
+
+/** A call taken at `at` on a frozen clock and refused for `delayMs`, as the client reports it (settle, then refused). */
+async function refuseAt(p: Pacer, clock: { now: number }, at: number, delayMs: number, options: AcquireOptions = {}): Promise<number> {
+	clock.now = at;
+	const slot = await p.acquire('generatePost', options);
+	p.settle(slot, undefined, 'refused');
+	return p.refused(delayMs, 'generatePost');
+}
 
 describe('PacerRegistry: one pacing per key and base URL', () => {
 	function registry(now: () => number, options: { idleMs?: number; maxEntries?: number } = {}) {
@@ -190,44 +198,35 @@ describe('a refusal', () => {
 	});
 
 	test('within its precision (a whole second): its wait is returned; the lane is held only until the window our oldest call since opened ends, not at all when none of ours did', async () => {
-		let now = 0;
-		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.99 });
+		const clock = { now: 0 };
+		const p = new Pacer({ sleep: async () => undefined, now: () => clock.now, random: () => 0.99 });
 		// No call of ours in the window before: nothing holds the lane.
 		expect(p.refused(1_000, 'generatePost')).toBe(1_000 + Math.round(0.99 * 70));
 		expect(p.pauseLeft('generatePost')).toBe(0);
 		// Our call at 0 was admitted (it opened the window); the one at 400 ms refused: held until 1 s and the margin (30 ms).
-		const q = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.99 });
-		now = 0;
+		const q = new Pacer({ sleep: async () => undefined, now: () => clock.now, random: () => 0.99 });
 		const opener = await q.acquire('generatePost');
-		now = 400;
-		const refused = await q.acquire('generatePost');
-		q.settle(refused, undefined, 'refused');
-		q.refused(1_000, 'generatePost');
+		await refuseAt(q, clock, 400, 1_000);
 		expect(q.pauseLeft('generatePost')).toBe(1_030 - 400);
 		// A later refusal with a longer delay is a new pause, not a step within the short one.
-		now = 500;
+		clock.now = 500;
 		q.settle(opener, { limit: 10, remaining: 0 }, 'answered');
-		const again = await q.acquire('generatePost', { waitedUntil: 1_030 });
-		q.settle(again, undefined, 'refused');
-		q.refused(5_000, 'generatePost');
+		await refuseAt(q, clock, 500, 5_000, { waitedUntil: 1_030 });
 		expect(q.pauseLeft('generatePost')).toBeGreaterThanOrEqual(5_000 - 1_000);
 	});
 
 	test("a refusal within a short delay's time holds again, until the window a later call of ours opened ends, and cuts the rate", async () => {
-		let now = 0;
-		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0 });
+		const clock = { now: 0 };
+		const p = new Pacer({ sleep: async () => undefined, now: () => clock.now, random: () => 0 });
 		await p.acquire('generatePost');
-		now = 100;
+		clock.now = 100;
 		await p.acquire('generatePost');
-		now = 400;
-		const refused = await p.acquire('generatePost');
-		p.settle(refused, undefined, 'refused');
-		p.refused(1_000, 'generatePost');
+		await refuseAt(p, clock, 400, 1_000);
 		expect(p.pauseLeft('generatePost')).toBe(1_030 - 400);
 		// Sent at 1,030 and refused at 1,040: the window began later than our call at 0 (it reached the server late).
-		now = 1_030;
+		clock.now = 1_030;
 		const again = await p.acquire('generatePost');
-		now = 1_040;
+		clock.now = 1_040;
 		const before = p.report('generatePost').rate;
 		p.settle(again, undefined, 'refused');
 		p.refused(1_000, 'generatePost');
