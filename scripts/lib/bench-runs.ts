@@ -42,15 +42,13 @@ export interface RunFigures {
 export function meanOfRuns<T extends RunFigures>(runs: T[], items: number): T {
 	if (runs.length === 0) throw new Error('meanOfRuns: a way without a run');
 	if (runs.length === 1) return runs[0];
-	const sum = (pick: (r: T) => number) => runs.reduce((total, r) => total + pick(r), 0);
-	const wallMs = sum((r) => r.wallMs) / runs.length;
+	const sum = (pick: (r: T) => number) => sumOf(runs, pick);
 	const requests = sum((r) => r.requests);
 	const rejected429 = sum((r) => r.rejected429);
 	const mismatch = runs.find((r) => r.credits !== items - r.failed);
 	return {
 		...runs[0],
-		wallMs,
-		ratio: wallMs / runs[0].limitMs,
+		...meanWall(runs),
 		failed: sum((r) => r.failed),
 		credits: (mismatch ?? runs[0]).credits,
 		requests,
@@ -60,8 +58,18 @@ export function meanOfRuns<T extends RunFigures>(runs: T[], items: number): T {
 		busySurfaced: sum((r) => r.busySurfaced),
 		doubleCharges: sum((r) => r.doubleCharges),
 		...(runs[0].executions !== undefined ? { executions: sum((r) => r.executions ?? 0), failedExecutions: sum((r) => r.failedExecutions ?? 0) } : {}),
-		runRatios: runs.map((r) => r.ratio),
 	};
+}
+
+/** A figure summed over runs. */
+export function sumOf<T>(runs: T[], pick: (r: T) => number): number {
+	return runs.reduce((total, r) => total + pick(r), 0);
+}
+
+/** The mean wall of runs of one case (same limit), its ratio to the limit, and each run's ratio: S6's ways and S8's cases alike. */
+export function meanWall(runs: Array<{ wallMs: number; limitMs: number; ratio: number }>): { wallMs: number; ratio: number; runRatios: number[] } {
+	const wallMs = sumOf(runs, (r) => r.wallMs) / runs.length;
+	return { wallMs, ratio: wallMs / runs[0].limitMs, runRatios: runs.map((r) => r.ratio) };
 }
 
 /** "mean of 3 runs: 1.12–1.27 ×", for a table cell or a log line; empty for a single run. */

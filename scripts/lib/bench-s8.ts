@@ -10,6 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../../sandbox/server';
+import { meanWall, sumOf } from './bench-runs';
 import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
 import { forkWorker, runOnWorker } from './bench-workers';
@@ -72,19 +73,16 @@ export const S8_PROCESS_RUNS = 5;
 export function meanRun(runs: GridResult[]): GridResult {
 	if (runs.length === 0) throw new Error('meanRun: a case without a run');
 	if (runs.length === 1) return runs[0];
-	const sum = (pick: (r: GridResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
-	const wallMs = sum((r) => r.wallMs) / runs.length;
+	const sum = (pick: (r: GridResult) => number) => sumOf(runs, pick);
 	const mismatch = runs.find((r) => r.credits !== r.items);
 	return {
 		...runs[0],
-		wallMs,
-		ratio: wallMs / runs[0].limitMs,
+		...meanWall(runs),
 		failed: sum((r) => r.failed),
 		credits: mismatch?.credits ?? runs[0].credits,
 		items: mismatch?.items ?? runs[0].items,
 		requests: sum((r) => r.requests),
 		refused429: sum((r) => r.refused429),
-		runRatios: runs.map((r) => r.ratio),
 	};
 }
 
