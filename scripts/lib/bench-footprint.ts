@@ -1,11 +1,11 @@
 /**
  * The bench's section 3, the packages' footprint: the time to load each one's modules in a fresh node process (its
- * platform's library timed on its own first) and its `npm pack` size.
+ * platform's library timed on its own first) and its `npm pack` size, with the section of the report and its targets.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
+import { kb, table, verdict, type BenchSection } from './bench-format';
 
 /** Builds the packages when their dist/ is missing, or always with `force` (--build); says which. */
 export function ensureBuilt(root: string, force: boolean, log: (line: string) => void): string {
@@ -52,4 +52,39 @@ export function packSize(cwd: string): { size: number; unpackedSize: number; fil
 	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 	const [info] = JSON.parse(out) as Array<{ size: number; unpackedSize: number; entryCount: number; name: string }>;
 	return { size: info.size, unpackedSize: info.unpackedSize, files: info.entryCount, name: info.name };
+}
+
+/** Section 3: both packages' load time and pack size, as a section of the report with its targets. */
+export function measureFootprint(root: string, log: (line: string) => void): BenchSection {
+	log('3. footprint');
+	const zapierLoad = loadTime([join(root, 'zapier/index.js')], 'zapier-platform-core', join(root, 'zapier'));
+	const n8nDir = join(root, 'n8n');
+	const n8nPkg = JSON.parse(readFileSync(join(n8nDir, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const n8nFiles = [...n8nPkg.n8n.nodes, ...n8nPkg.n8n.credentials];
+	const n8nLoad = loadTime(n8nFiles.map((f) => join(n8nDir, f)), 'n8n-workflow', n8nDir);
+	const n8nPack = packSize(n8nDir);
+	const zapierPack = packSize(join(root, 'zapier'));
+	const section =
+		'### 3. Footprint\n\n' +
+		table(
+			['what', 'figure'],
+			[
+				[
+					'Zapier app load (`require` of zapier/index.js, fresh process, median of 5)',
+					`${zapierLoad.median.toFixed(1)} ms (runs: ${zapierLoad.all.map((x) => x.toFixed(0)).join(', ')}); of which zapier-platform-core alone ${zapierLoad.dependency.toFixed(1)} ms, the app's own code ${zapierLoad.own.toFixed(1)} ms`,
+				],
+				[
+					'n8n modules load (`require` of the 2 nodes + credential in dist/, fresh process, median of 5)',
+					`${n8nLoad.median.toFixed(1)} ms (runs: ${n8nLoad.all.map((x) => x.toFixed(0)).join(', ')}); of which n8n-workflow alone ${n8nLoad.dependency.toFixed(1)} ms, the package's own code ${n8nLoad.own.toFixed(1)} ms`,
+				],
+				[`n8n package \`${n8nPack.name}\` (npm pack, root)`, `${kb(n8nPack.size)} packed, ${kb(n8nPack.unpackedSize)} unpacked, ${n8nPack.files} files`],
+				[`Zapier package \`${zapierPack.name}\` (npm pack, zapier/)`, `${kb(zapierPack.size)} packed, ${kb(zapierPack.unpackedSize)} unpacked, ${zapierPack.files} files`],
+			],
+		);
+	const targets = [
+		["Zapier app's own load on top of zapier-platform-core ≤ 25 ms", `${zapierLoad.own.toFixed(1)} ms (total ${zapierLoad.median.toFixed(1)} ms)`, verdict(zapierLoad.own <= 25)],
+		["n8n modules' own load on top of n8n-workflow ≤ 25 ms", `${n8nLoad.own.toFixed(1)} ms (total ${n8nLoad.median.toFixed(1)} ms)`, verdict(n8nLoad.own <= 25)],
+		['n8n tarball < 150 KB', kb(n8nPack.size), verdict(n8nPack.size < 150 * 1024)],
+	];
+	return { section, targets };
 }

@@ -11,6 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../../sandbox/server';
 import { meanWall, sumOf } from './bench-runs';
+import { pct } from './bench-format';
 import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
 import { forkWorker, runOnWorker } from './bench-workers';
@@ -120,8 +121,6 @@ export async function runS8(log: (line: string) => void, filter?: string): Promi
 	}
 	return cases.map((c) => meanRun(runs.get(c) ?? []));
 }
-
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 /** The verdicts of issue 26's targets, per case: [case, what failed] (empty when all are met). */
 export function s8Misses(results: GridResult[]): string[] {

@@ -1,11 +1,13 @@
 /**
  * The bench's section 2: what a trigger's poll costs (requests per poll, on both platforms, over 30 polls of quiet
- * and busy turns) and how big its state grows (10,000 posts in batches of 100 published at the same second).
+ * and busy turns) and how big its state grows (10,000 posts in batches of 100 published at the same second), with
+ * the section of the report and its targets.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { DEFAULT_ACCOUNT_ID } from '../../sandbox/state';
 import { poll } from '../../test/n8n/helpers/context';
+import { table, verdict, type BenchSection } from './bench-format';
 
 type Obj = Record<string, unknown>;
 
@@ -142,4 +144,37 @@ export async function triggerState(total = 10_000, batch = 100): Promise<StateSi
 	} finally {
 		await sb.close();
 	}
+}
+
+/** Section 2: every trigger's poll cost on both platforms, each on a sandbox of its own, and the n8n trigger's state. */
+export async function measurePolls(log: (line: string) => void): Promise<BenchSection> {
+	log('2. poll cost');
+	const costs: PollCost[] = [];
+	for (const f of [
+		(sb: Sandbox) => pollCostN8n(sb, 'newPublishedPost'),
+		(sb: Sandbox) => pollCostN8n(sb, 'upcomingScheduledDraft'),
+		(sb: Sandbox) => pollCostZapier(sb, 'newPublishedPost'),
+		(sb: Sandbox) => pollCostZapier(sb, 'upcomingScheduledDraft'),
+	]) {
+		const sb = await startSandbox({ keySeed: 'chaos-bench', quota: { default: { limit: 1_000_000, windowMs: 60_000 } } });
+		try {
+			costs.push(await f(sb));
+		} finally {
+			await sb.close();
+		}
+	}
+	log('2b. n8n trigger state after 10,000 posts');
+	const state = await triggerState();
+	const section =
+		`### 2. Poll cost (${POLLS} steady-state polls after activation; 0–3 new items between polls)\n\n` +
+		table(
+			['trigger', 'requests per poll (min–max)', 'mean', 'fired', 'expected'],
+			costs.map((c) => [c.trigger, `${c.perPoll.min}–${c.perPoll.max}`, c.perPoll.mean.toFixed(2), c.fired, c.expected]),
+		) +
+		`\n\nn8n New Published Post, static data after ${state.posts.toLocaleString('en-US')} posts (batches of 100 published at the same second, polled after each batch): **${state.bytes} bytes** of JSON (${state.shape}); ${state.fired.toLocaleString('en-US')} fired, ${state.unique.toLocaleString('en-US')} unique, in ${state.polls} polls and ${state.requests} requests.`;
+	const targets = [
+		...costs.map((c) => [`${c.trigger}: exactly 1 request per steady-state poll`, `${c.perPoll.min}–${c.perPoll.max} (mean ${c.perPoll.mean.toFixed(2)})`, verdict(c.perPoll.min === 1 && c.perPoll.max === 1)]),
+		['n8n trigger state ≤ 4 KB after 10,000 posts', `${state.bytes} B`, verdict(state.bytes <= 4096)],
+	];
+	return { section, targets };
 }
