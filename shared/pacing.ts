@@ -7,7 +7,8 @@
  * (no reset, no window length) is unknown, never waited for. The parts, one job each:
  * - rate-controller.ts: the rate (a token bucket) found from the refusals, grown with time;
  * - quota-window.ts: what the answers say of the quota, as a ceiling on that rate and a hold until an exact
- *   window end;
+ *   window end; room-signal.ts: whether they show the key had room;
+ * - refusal-hold.ts: how long a refusal holds the lane when no exact window end is told;
  * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
  * - turnstile.ts: the executions sharing the key take turns, round robin;
  * - pacer-registry.ts: one pacing per key, shared by every run on it.
@@ -18,8 +19,10 @@
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
 import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
-import { QuotaWindow, type RateWindow } from './quota-window';
+import { COMMON_WINDOW_MS, QuotaWindow, SAME_WINDOW_MS, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
+import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
+import { RoomSignal } from './room-signal';
 import { Turnstile } from './turnstile';
 import type { LaneReport } from './lane-report';
 import type { Sleep } from './transport';
@@ -27,6 +30,7 @@ import type { Sleep } from './transport';
 export { AUTO_IN_FLIGHT } from './in-flight';
 export { PacerRegistry } from './pacer-registry';
 export type { RateWindow } from './quota-window';
+export { DELAY_PRECISION_MS, TAIL_STEP_MIN_MS } from './refusal-hold';
 
 /** How a call ended, for the pacing: answered (any status but a refusal), refused (429: not carried out), or no answer. */
 export type CallOutcome = 'answered' | 'refused' | 'failed';
@@ -64,16 +68,6 @@ export interface AcquireOptions {
  * idling the key after every refusal.
  */
 export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
-/**
- * The precision of a refusal's delay when the answers tell no exact window end: `Retry-After` in whole seconds or
- * as an HTTP date. A delay of at most this says only that the window ends within it.
- */
-export const DELAY_PRECISION_MS = 1_000;
-/**
- * In the last second of such a delay, a refused call halves the hold left; under this, the lane holds the rest (each
- * step costs a refusal). 50-250 ms gave the same grid; holding the rest at once (no halving) 1.26 × for 1.09 ×.
- */
-export const TAIL_STEP_MIN_MS = 100;
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
 interface Lane {
@@ -84,9 +78,8 @@ interface Lane {
 	sent: number;
 	/** No call starts before this time (the server's delay after a refusal on this lane). */
 	pausedUntil: number;
-	/** The last second of a whole-second delay (the window ends within it), or all of a shorter one (`withinDelay`), and whether the last refusal was of a call sent in it. */
-	tail?: { from: number; until: number; withinDelay?: boolean };
-	refusedInTail: boolean;
+	hold: RefusalHold;
+	room: RoomSignal;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -122,7 +115,8 @@ export class Pacer {
 		let lane = this.lanes.get(name);
 		if (!lane) {
 			const flight = new InFlight();
-			lane = { rate: new RateController(this.now(), this.rateOptions), window: new QuotaWindow((ticket) => flight.before(ticket)), flight, sent: 0, pausedUntil: 0, refusedInTail: false };
+			const window = new QuotaWindow((ticket) => flight.before(ticket));
+			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS) };
 			this.lanes.set(name, lane);
 		}
 		return lane;
@@ -182,8 +176,7 @@ export class Pacer {
 					await waitUntil(paused, now);
 				}
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
-				// A hold within a short delay (refused) keeps the epoch: its calls are still the first crowding's to measure.
-				lane.rate.onPauseEnd(paused, lane.window.exact, !(lane.tail?.withinDelay && paused <= lane.tail.until));
+				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
 				continue;
 			}
 			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
@@ -241,12 +234,12 @@ export class Pacer {
 		lane.flight.end(slot.ticket, now, outcome === 'answered');
 		if (outcome === 'refused') {
 			lane.window.onRefused(slot.ticket);
-			lane.refusedInTail = lane.tail !== undefined && slot.sentAt >= lane.tail.from && slot.sentAt < lane.tail.until;
-			// In the last second of a longer delay, the window has not ended: no cut. Within a short delay, it cuts as any refusal.
-			if (!lane.refusedInTail || lane.tail?.withinDelay) lane.rate.onRefused(slot.sentAt, now);
+			if (lane.hold.onRefusedCall(slot.sentAt)) lane.rate.onRefused(slot.sentAt, now);
 		}
 		if (window) {
-			if (lane.window.learn(window, slot.ticket)) lane.rate.onRoom(now);
+			lane.window.learn(window, slot.ticket);
+			const w = lane.window;
+			if (lane.room.learn(window, w.sentAt(slot.ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) lane.rate.onRoom(now);
 			lane.rate.setCeiling(lane.window.toldRate(), lane.window.exact && lane.window.alone ? lane.window.windowMs : undefined);
 		}
 		this.wakeWaiters();
@@ -254,39 +247,18 @@ export class Pacer {
 
 	/**
 	 * A call on `laneName` was refused for `delayMs`; returns its own wait: the delay and a small jitter that keeps
-	 * the refused clients apart (it never goes before the server said). The lane:
-	 * - with exact window ends told, is held for all of it;
-	 * - otherwise (whole seconds, or an HTTP date) the window ends within the delay's last second: the lane is held
-	 *   until then, and its calls go on at the rate the refusal cut. Holding all of a `Retry-After: 1`: 1.21 × for
-	 *   1.15 × (one process, virtual time); holding all of a date's delay, which rounds the end up to the next second:
-	 *   1.27 × on the real sandbox where seconds gave 1.14 ×.
-	 * - A call refused in that last second shows the window has not ended: it cuts nothing, and the lane holds
-	 *   half of what is left. Holding the rest at once: 1.20 × for 1.10 × with 5 s windows (`Retry-After` alone).
-	 * - Within a delay of at most that second, the lane is held until the refusing window ends if our oldest call
-	 *   since opened it (endIfOpenedByOurs), never past the delay, and each refusal in it cuts (not cutting: three
-	 *   processes at 0.2 s over 1.35 × on virtual time). Calls in between were refused too: three processes on
-	 *   virtual time, told quota without exact ends, 8.9 % → 6.8 % answered 429, 1.164 × → 1.143 ×.
+	 * the refused clients apart (it never goes before the server said). The lane is held for all of the delay when
+	 * the answers tell exact window ends, otherwise as refusal-hold.ts says (until the delay's last second, or the
+	 * refusing window's end), and its calls go on at the rate the refusal cut.
 	 */
 	refused(delayMs: number, laneName: string): number {
 		const delay = Math.max(0, delayMs);
 		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
 		lane.rate.onCrowdingEnds(this.now() + delay);
-		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
 		const now = this.now();
-		let until: number;
-		const opened = lane.window.endIfOpenedByOurs(now) ?? now;
-		// A longer delay than the short one whose time it fell in is a new pause, not a step within that time.
-		if (lane.refusedInTail && lane.tail && !(lane.tail.withinDelay && delay > precision)) {
-			const left = lane.tail.until - now;
-			until = lane.tail.withinDelay ? Math.min(opened, lane.tail.until) : now + (left <= TAIL_STEP_MIN_MS ? left : left / 2);
-		} else if (delay <= precision) {
-			until = Math.min(opened, now + delay);
-			lane.tail = { from: now, until: now + delay, withinDelay: true };
-		} else {
-			until = now + wait - precision;
-			lane.tail = { from: until, until: now + wait };
-		}
+		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
+		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now });
 		lane.pausedUntil = Math.max(lane.pausedUntil, until);
 		this.wakeWaiters();
 		return wait;

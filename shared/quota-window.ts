@@ -8,7 +8,8 @@
  *   then send the next window's calls at once (shareOfNext);
  * - a remaining count without an exact end (no reset, or one in whole seconds) holds nothing: its window's end is
  *   unknown, and waiting for an answer that cannot tell it was the trap (a refusal tells it at once).
- * Pure: the caller gives the time of each event.
+ * Whether the answers show room is room-signal.ts's (the pacer asks it beside this). Pure: the caller gives the
+ * time of each event.
  */
 
 /** What one answer says of the quota (read by readRateLimit in response.ts). */
@@ -26,7 +27,7 @@ export interface RateWindow {
 }
 
 /** Two window ends closer than this are the same window (servers round their reset times). */
-const SAME_WINDOW_MS = 50;
+export const SAME_WINDOW_MS = 50;
 /**
  * The told rate is taken over a window a little longer than told: a window that starts with its first call
  * (as many servers count) refuses a call that reaches it a moment early. 2 % and 10 ms, as the margin of the
@@ -34,63 +35,13 @@ const SAME_WINDOW_MS = 50;
  */
 export const WINDOW_MARGIN = { ms: 10, share: 0.02 };
 const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * windowMs;
-/** A window that ended with at least this share of its limit left shows room: less is the jitter of clients that pace well, and a probe on it costs a refusal (S8 on virtual time: 0.2 let three processes probe into each other, 1.52 × at worst; 0.4: 1.24 ×). */
-export const ROOM_SHARE = 0.4;
 /** A window's length when no answer states it and no exact ends tell it: a second, the commonest quota window. */
 export const COMMON_WINDOW_MS = 1_000;
-/**
- * Without exact ends, room is judged over this many windows (of the stated length, or COMMON_WINDOW_MS), from at
- * least `answers` counts: two windows hold a late count of one of them at least, and three answers are the fewest
- * in which one that came early in its window does not decide.
- */
-const ROOM_SPAN = { windows: 2, answers: 3 };
 /**
  * Our sends kept (bounded memory: a process holds a pacing per key, up to 256): enough for a window of 512 calls.
  * A larger window is then counted short, and its refusals tell the rest.
  */
 const MAX_SENDS_KEPT = 512;
-
-/**
- * Whether the answers show the key had room, so that the rate controller probes at once (onRoom), not after its
- * plateau: with exact ends, a window that ended with ROOM_SHARE of its limit left; without them, every count told
- * over ROOM_SPAN.
- */
-class RoomSignal {
-	/** Without exact ends: the least count told since `from` (our send time), over `answers` answers. */
-	private lowest?: { from: number; left: number; answers: number };
-	/** The latest window seen (exact ends): its end and the least count told for it. */
-	private ending?: { endsAt: number; left: number };
-
-	/**
-	 * Without exact ends, the windows cannot be told apart; but when every count told over ROOM_SPAN left at least
-	 * ROOM_SHARE of the limit, no window in that time was near full: the key has room. `at`: when the call told for was sent.
-	 */
-	withoutEnds(remaining: number | undefined, at: number, limit: number | undefined, windowMs: number | undefined): boolean {
-		if (remaining === undefined || limit === undefined) return false;
-		const l = this.lowest;
-		if (!l || at < l.from) {
-			this.lowest = { from: at, left: remaining, answers: 1 };
-			return false;
-		}
-		l.left = Math.min(l.left, remaining);
-		l.answers++;
-		if (at - l.from < ROOM_SPAN.windows * (windowMs ?? COMMON_WINDOW_MS)) return false;
-		this.lowest = undefined;
-		return l.answers >= ROOM_SPAN.answers && l.left >= Math.max(1, ROOM_SHARE * limit);
-	}
-
-	/** The least count told for the latest window; a later window's first answer tells whether that one ended with calls left. */
-	atEnd(resetAt: number, remaining: number | undefined, limit: number | undefined): boolean {
-		const e = this.ending;
-		if (remaining === undefined || (e && resetAt < e.endsAt - SAME_WINDOW_MS)) return false;
-		if (e && resetAt <= e.endsAt + SAME_WINDOW_MS) {
-			e.left = Math.min(e.left, remaining);
-			return false;
-		}
-		this.ending = { endsAt: resetAt, left: remaining };
-		return e !== undefined && limit !== undefined && e.left >= Math.max(1, ROOM_SHARE * limit);
-	}
-}
 
 export class QuotaWindow {
 	/**
@@ -117,8 +68,6 @@ export class QuotaWindow {
 	/** The least gap seen between two exact window ends (a whole number of windows). */
 	private leastGap = Infinity;
 	private exactSeen = false;
-	/** Whether the answers show the key had room. */
-	private readonly room = new RoomSignal();
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
 
@@ -135,35 +84,33 @@ export class QuotaWindow {
 		return first === undefined ? undefined : first[1] + windowMs + marginOf(windowMs);
 	}
 
+	/** When our call `ticket` was sent, while it is kept (not refused, not past the sends kept). */
+	sentAt(ticket: number): number | undefined {
+		return this.sends.find(([t]) => t === ticket)?.[1];
+	}
+
 	/** A refused call was not counted by the server. */
 	onRefused(ticket: number): void {
 		const i = this.sends.findIndex(([t]) => t === ticket);
 		if (i >= 0) this.sends.splice(i, 1);
 	}
 
-	/**
-	 * What the answer to our call `ticket` said. True when it shows that the window before the one it
-	 * was counted in ended with calls left (exact ends only): the key has room, and the rate may grow.
-	 */
-	learn(w: RateWindow, ticket: number): boolean {
+	/** What the answer to our call `ticket` said. */
+	learn(w: RateWindow, ticket: number): void {
 		if (w.limit !== undefined && w.limit > 0) this.limit = w.limit;
 		if (w.windowMs !== undefined && w.windowMs > 0) {
 			this.windowMs = w.windowMs;
 			this.stated = true;
 		}
-		if (w.resetAt === undefined || w.resetExact === false) {
-			const at = this.sends.find(([t]) => t === ticket)?.[1];
-			return at !== undefined && this.room.withoutEnds(w.remaining, at, this.limit, this.windowMs);
-		}
+		if (w.resetAt === undefined || w.resetExact === false) return;
 		this.exactSeen = true;
-		const sent = this.sends.find(([t]) => t === ticket);
-		if (sent) this.leastLength = Math.max(this.leastLength, w.resetAt - sent[1]);
+		const sent = this.sentAt(ticket);
+		if (sent !== undefined) this.leastLength = Math.max(this.leastLength, w.resetAt - sent);
 		this.learnLength(w.resetAt);
-		const room = this.room.atEnd(w.resetAt, w.remaining, this.limit);
 		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
 		// anchors the count of our calls since (holdUntil); without it a lone client fell back to its own sliding count
 		// (S1 on the real sandbox, 1 s answers for 1 s windows: 1.10 × -> 1.05 ×).
-		if (w.remaining === undefined) return room;
+		if (w.remaining === undefined) return;
 		const told = { endsAt: w.resetAt, remaining: w.remaining, asOf: ticket };
 		const c = this.current;
 		if (!c || w.resetAt > c.endsAt + SAME_WINDOW_MS) {
@@ -171,7 +118,6 @@ export class QuotaWindow {
 			this.current = told;
 		}
 		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
-		return room;
 	}
 
 	/** The answers tell the window's end to the millisecond. */

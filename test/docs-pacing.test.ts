@@ -1,16 +1,18 @@
 /**
  * The README's "Items in parallel" section states the pacing's figures in prose a user can follow; each one is
- * checked here against the constant it describes (shared/rate-controller.ts, quota-window.ts, in-flight.ts,
- * pacing.ts, pacer-registry.ts), so that a tuned constant cannot leave the docs behind (the section once said
+ * checked here against the constant it describes (shared/rate-controller.ts, quota-window.ts, room-signal.ts,
+ * refusal-hold.ts, in-flight.ts, pacing.ts, pacer-registry.ts), so that a tuned constant cannot leave the docs behind (the section once said
  * "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { AUTO_IN_FLIGHT } from '../shared/in-flight';
-import { DELAY_PRECISION_MS, JITTER, TAIL_STEP_MIN_MS } from '../shared/pacing';
+import { JITTER } from '../shared/pacing';
+import { DELAY_PRECISION_MS, TAIL_STEP_MIN_MS } from '../shared/refusal-hold';
 import { REGISTRY_DEFAULTS } from '../shared/pacer-registry';
-import { COMMON_WINDOW_MS, ROOM_SHARE, WINDOW_MARGIN } from '../shared/quota-window';
+import { COMMON_WINDOW_MS, WINDOW_MARGIN } from '../shared/quota-window';
+import { ROOM_SHARE } from '../shared/room-signal';
 import { RATE_DEFAULTS } from '../shared/rate-controller';
 
 const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');

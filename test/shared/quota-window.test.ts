@@ -193,14 +193,6 @@ describe('QuotaWindow', () => {
 		expect(q.holdUntil(1_003)).toBe(2_000);
 	});
 
-	test('a window that ended with 40 % of its limit left shows room; one that ended spent does not', () => {
-		const q = new QuotaWindow();
-		expect(q.learn({ limit: 10, remaining: 0, resetAt: 1_000 }, 1)).toBe(false);
-		expect(q.learn({ limit: 10, remaining: 6, resetAt: 2_000 }, 2)).toBe(false);
-		expect(q.learn({ limit: 10, remaining: 4, resetAt: 2_000 }, 3)).toBe(false);
-		expect(q.learn({ limit: 10, remaining: 9, resetAt: 3_000 }, 4)).toBe(true);
-	});
-
 	test('alone: the current window counts no call but ours (exact ends); with others counted, not alone', () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 100);
@@ -231,17 +223,6 @@ describe('QuotaWindow', () => {
 		q.learn({ limit: 10, remaining: 0, resetAt: 2_000, windowMs: 1_000 }, 19);
 		expect(q.alone).toBe(false);
 		expect(q.toldRate()).toBeCloseTo(10_000 / 1_030);
-	});
-
-	test('without exact ends, counts that kept 40 % of the limit over two windows, in three answers or more, show room (once)', () => {
-		const q = new QuotaWindow();
-		const told = (ticket: number, at: number, remaining: number) => {
-			q.onSend(ticket, at);
-			return q.learn({ limit: 10, remaining, windowMs: 1_000 }, ticket);
-		};
-		expect([told(1, 0, 8), told(2, 700, 7), told(3, 1_400, 6), told(4, 2_100, 8)]).toEqual([false, false, false, true]);
-		// The next span starts afresh; a count of 2 left in it shows no room.
-		expect([told(5, 2_200, 9), told(6, 2_900, 2), told(7, 3_600, 9), told(8, 4_300, 9)]).toEqual([false, false, false, false]);
 	});
 
 	test('a burst sent at the previous end counts as ours in a window that starts when it reaches the server', () => {

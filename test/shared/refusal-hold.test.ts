@@ -1,0 +1,57 @@
+/** The hold after a refusal (shared/refusal-hold.ts): how long the lane waits, and which refusals cut the rate. */
+import { DELAY_PRECISION_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../shared/refusal-hold';
+
+/** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
+const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });
+
+test('with exact window ends the whole wait is held, and every later refusal cuts', () => {
+	const hold = new RefusalHold();
+	expect(hold.onRefusedCall(0)).toBe(true);
+	expect(hold.holdUntil(refusal(0, 3_000, { wait: 3_100, precision: 0 }))).toBe(3_100);
+	// The "last second" of an exact delay is empty: a call sent at its end is refused as any other.
+	expect(hold.onRefusedCall(3_100)).toBe(true);
+	expect(hold.keepsEpoch(3_100)).toBe(false);
+});
+
+test('a delay in whole seconds holds until its last second; a call refused there cuts nothing and halves what is left', () => {
+	const hold = new RefusalHold();
+	expect(hold.holdUntil(refusal(0, 3_000, { wait: 3_040 }))).toBe(2_040);
+	// Sent in the last second (2,040-3,040 ms): the window had not ended yet.
+	expect(hold.onRefusedCall(2_100)).toBe(false);
+	expect(hold.holdUntil(refusal(2_140, 1_000))).toBe(2_140 + (3_040 - 2_140) / 2);
+	expect(hold.onRefusedCall(2_600)).toBe(false);
+	// Under TAIL_STEP_MIN_MS left, the rest at once.
+	const at = 3_040 - TAIL_STEP_MIN_MS + 10;
+	expect(hold.holdUntil(refusal(at, 1_000))).toBe(3_040);
+	// A call sent after the last second is refused by a new window: it cuts.
+	expect(hold.onRefusedCall(3_050)).toBe(true);
+	expect(hold.keepsEpoch(3_040)).toBe(false);
+});
+
+test('a delay of at most a second holds until the refusing window ends when our call opened it, never past the delay', () => {
+	const hold = new RefusalHold();
+	expect(hold.holdUntil(refusal(500, 1_000, { opened: 900 }))).toBe(900);
+	expect(hold.keepsEpoch(900)).toBe(true);
+	// Opened by nothing of ours: no hold.
+	expect(new RefusalHold().holdUntil(refusal(500, 1_000))).toBe(500);
+	// An end past the delay is cut to the delay.
+	expect(new RefusalHold().holdUntil(refusal(500, 200, { opened: 900 }))).toBe(700);
+});
+
+test('a refusal within a short delay still cuts, and holds again only until the window our call opened ends', () => {
+	const hold = new RefusalHold();
+	hold.holdUntil(refusal(0, 1_000, { opened: 400 }));
+	expect(hold.onRefusedCall(600)).toBe(true);
+	expect(hold.holdUntil(refusal(650, 1_000, { opened: 1_300 }))).toBe(1_000);
+	expect(hold.onRefusedCall(700)).toBe(true);
+	expect(hold.holdUntil(refusal(750, 1_000))).toBe(750);
+});
+
+test('a longer delay within a short one is a new pause, not a step within it', () => {
+	const hold = new RefusalHold();
+	hold.holdUntil(refusal(0, 1_000));
+	expect(hold.onRefusedCall(100)).toBe(true);
+	expect(hold.holdUntil(refusal(150, 5_000))).toBe(150 + 5_000 - DELAY_PRECISION_MS);
+	expect(hold.keepsEpoch(4_150)).toBe(false);
+	expect(hold.onRefusedCall(4_200)).toBe(false);
+});
