@@ -1,6 +1,6 @@
 /**
- * One node process of the bench's S6 (several processes on one key), forked by
- * scripts/bench.ts with IPC and run with ts-node (--transpile-only, TypeScript
+ * One node process of the bench's S6 and S8 (several processes on one key),
+ * forked by forkWorker (scripts/lib/bench-workers.ts) with IPC and run with ts-node (--transpile-only, TypeScript
  * extensions preferred): its own module instance, as a queue-mode worker is.
  *
  *   argv: <new | baseline>

@@ -56,11 +56,12 @@
  * (skip (e)).
  *
  * The last line of the output is the machine-readable summary:
- * `BENCH_SUMMARY {json}` (one line; see `summaryLine`).
+ * `BENCH_SUMMARY {json}` (one line; see `summaryLine` in
+ * scripts/lib/bench-report.ts).
  *
  * This file runs the parts in order and writes the report; each part is a
  * module of scripts/lib/: the scenarios and their limit (bench-scenarios.ts),
- * their ways (bench-ways.ts; S6's processes: bench-workers.ts; (e):
+ * their ways (bench-ways.ts; S6's processes: bench-processes.ts; (e):
  * bench-http-batching.ts), the report of section 1 (bench-report.ts), poll
  * cost (bench-triggers.ts), footprint (bench-footprint.ts) and S8
  * (bench-s8.ts).
@@ -71,7 +72,7 @@ import { BENCH_CHART_FILE, batchChart, gridChart } from './lib/bench-charts';
 import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import { BASELINE_COMMIT, extractBaseline } from './lib/bench-executions';
-import { prepareWorkers, stopWorkers } from './lib/bench-workers';
+import { prepareWorkers, stopWorkers } from './lib/bench-processes';
 import { loadZapierHelpers, measurePolls } from './lib/bench-triggers';
 import { ensureBuilt, measureFootprint } from './lib/bench-footprint';
 import { log, machine, sec, table } from './lib/bench-format';

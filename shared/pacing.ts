@@ -8,7 +8,7 @@
  * - rate-controller.ts: the rate (a token bucket) found from the refusals, grown with time;
  * - quota-window.ts: what the answers say of the quota, as a ceiling on that rate and a hold until an exact
  *   window end; room-signal.ts: whether they show the key had room;
- * - refusal-hold.ts: how long a refusal holds the lane when no exact window end is told;
+ * - refusal-hold.ts: how long a refusal holds the lane, and whether it cuts the rate;
  * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
  * - turnstile.ts: the executions sharing the key take turns, round robin;
  * - pacer-registry.ts: one pacing per key, shared by every run on it.
@@ -30,7 +30,6 @@ import type { Sleep } from './transport';
 export { AUTO_IN_FLIGHT } from './in-flight';
 export { PacerRegistry } from './pacer-registry';
 export type { RateWindow } from './quota-window';
-export { DELAY_PRECISION_MS, TAIL_STEP_MIN_MS } from './refusal-hold';
 
 /** How a call ended, for the pacing: answered (any status but a refusal), refused (429: not carried out), or no answer. */
 export type CallOutcome = 'answered' | 'refused' | 'failed';

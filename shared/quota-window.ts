@@ -43,6 +43,33 @@ export const COMMON_WINDOW_MS = 1_000;
  */
 const MAX_SENDS_KEPT = 512;
 
+/**
+ * The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of
+ * windows apart). A gap is taken only when it is shorter than two of the least length a window can have: a
+ * longer one may span several windows whose ends no answer told (a refusal's end at 0.66 s, then answers 5 s
+ * later telling the end at 5 s: a 1 s window taken for 4 s, and the told rate cut to 2.4 calls a second).
+ */
+class LearnedLength {
+	/**
+	 * About the least a window can last: the longest span from one of our calls to the end of the window it was counted
+	 * in (it began at that call's arrival or before, a network's delay after it was sent at most).
+	 */
+	leastLength = 0;
+	private lastReset?: number;
+	/** The least gap seen between two exact window ends (a whole number of windows). */
+	private leastGap = Infinity;
+
+	/** An exact end told for our call sent at `sentAt` (undefined: not kept); returns the length it shows, if any. */
+	learn(resetAt: number, sentAt: number | undefined): number | undefined {
+		if (sentAt !== undefined) this.leastLength = Math.max(this.leastLength, resetAt - sentAt);
+		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
+			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
+		}
+		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
+		return this.leastGap < 2 * this.leastLength ? this.leastGap : undefined;
+	}
+}
+
 export class QuotaWindow {
 	/**
 	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (the pacer's calls in
@@ -55,18 +82,12 @@ export class QuotaWindow {
 	private stated = false;
 	/** The current window, when an answer told its exact end: the remaining count told for the call `asOf`. */
 	private current?: { endsAt: number; remaining: number; asOf: number };
-	/**
-	 * About the least a window can last: the longest span from one of our calls to the end of the window it was counted
-	 * in (it began at that call's arrival or before, a network's delay after it was sent at most).
-	 */
-	private leastLength = 0;
+	/** The window's length as exact ends show it (taken when no answer states it). */
+	private readonly learned = new LearnedLength();
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
-	private lastReset?: number;
 	/** The exact end of the window before the current one (our calls after it were counted in the current one). */
 	private previousEnd?: number;
-	/** The least gap seen between two exact window ends (a whole number of windows). */
-	private leastGap = Infinity;
 	private exactSeen = false;
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
@@ -104,9 +125,8 @@ export class QuotaWindow {
 		}
 		if (w.resetAt === undefined || w.resetExact === false) return;
 		this.exactSeen = true;
-		const sent = this.sentAt(ticket);
-		if (sent !== undefined) this.leastLength = Math.max(this.leastLength, w.resetAt - sent);
-		this.learnLength(w.resetAt);
+		const length = this.learned.learn(w.resetAt, this.sentAt(ticket));
+		if (!this.stated && length !== undefined) this.windowMs = length;
 		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
 		// anchors the count of our calls since (holdUntil); without it a lone client fell back to its own sliding count
 		// (S1 on the real sandbox, 1 s answers for 1 s windows: 1.10 × -> 1.05 ×).
@@ -199,7 +219,7 @@ export class QuotaWindow {
 		const c = this.current;
 		if (!c || now < c.endsAt || this.limit === undefined) return false;
 		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
-		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
+		if (latencyMs === undefined || !(latencyMs < this.learned.leastLength)) return false;
 		return this.sends.filter(([, at]) => at >= c.endsAt).length >= this.limit;
 	}
 
@@ -237,20 +257,5 @@ export class QuotaWindow {
 	 */
 	private left(c: { remaining: number; asOf: number }): number {
 		return c.remaining - this.sends.filter(([t]) => t > c.asOf).length - this.unansweredBefore(c.asOf);
-	}
-
-	/**
-	 * The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of
-	 * windows apart). A gap is taken only when it is shorter than two of the least length a window can have: a
-	 * longer one may span several windows whose ends no answer told (a refusal's end at 0.66 s, then answers 5 s
-	 * later telling the end at 5 s: a 1 s window taken for 4 s, and the told rate cut to 2.4 calls a second).
-	 */
-	private learnLength(resetAt: number): void {
-		if (this.stated) return;
-		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
-			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
-		}
-		if (this.leastGap < 2 * this.leastLength) this.windowMs = this.leastGap;
-		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
 	}
 }

@@ -1,7 +1,7 @@
 /**
- * How long a refusal holds its lane when the answers tell no exact window end (pacing.ts `refused`), and whether a
- * refusal cuts the rate. A delay in whole seconds or as an HTTP date says only that the window ends within its last
- * second; a shorter delay only that it ends within the delay. One per lane; pure (times are the pacer's clock).
+ * How long a refusal holds its lane (pacing.ts `refused`), and whether a refusal cuts the rate. With exact window
+ * ends told, all of the delay. Without them, a delay in whole seconds or as an HTTP date says only that the window
+ * ends within its last second, and a shorter delay only that it ends within the delay. One per lane; pure (times are the pacer's clock).
  */
 
 /**

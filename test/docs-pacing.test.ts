@@ -1,8 +1,8 @@
 /**
  * The README's "Items in parallel" section states the pacing's figures in prose a user can follow; each one is
  * checked here against the constant it describes (shared/rate-controller.ts, quota-window.ts, room-signal.ts,
- * refusal-hold.ts, in-flight.ts, pacing.ts, pacer-registry.ts), so that a tuned constant cannot leave the docs behind (the section once said
- * "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
+ * refusal-hold.ts, in-flight.ts, pacing.ts, pacer-registry.ts), so that a tuned constant cannot leave the docs
+ * behind (the section once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

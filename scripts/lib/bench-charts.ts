@@ -36,7 +36,7 @@ export interface ChartOptions {
 /** Where `npm run bench` writes the batch chart, from the repository's root. */
 export const BENCH_CHART_FILE = 'docs/images/bench-batches.svg';
 
-/** The bench's ways (scripts/bench.ts), one legend entry each, the same in every scenario. */
+/** The bench's ways (scripts/lib/bench-ways.ts; (e): bench-http-batching.ts), one legend entry each, the same in every scenario. */
 export const WAY_LEGEND: Record<string, string> = {
 	'(a)': '(a) n8n node, default settings (Concurrency Auto)',
 	"(a')": "(a') the same, answers without X-RateLimit-Reset",
@@ -93,7 +93,7 @@ export const isPeerWay = (way: string): boolean => /HTTP Request/i.test(way);
 
 /**
  * The rows of the batch chart read back from the figures of docs/benchmarks.md
- * as scripts/bench.ts writes them: each `#### <scenario>: …` heading, then its
+ * as scripts/lib/bench-report.ts writes them: each `#### <scenario>: …` heading, then its
  * table's way (`(a) …`), `wall ÷ limit` and `failed items` columns.
  */
 export function batchRowsFromReport(markdown: string): BatchChartRow[] {

@@ -103,7 +103,7 @@ export function summaryLine(results: BatchResult[], targets: string[][], n8nSkip
 /** The block of docs/benchmarks.md that each full run rewrites. */
 export const FIGURES_BLOCK = 'bench-figures';
 
-/** The batch chart's rows: every way of every scenario, in the report's order, with the ratios as the report gives them (so that scripts/bench-charts.ts draws the same chart from the report). */
+/** The batch chart's rows: every way of every scenario, in the report's order, with the ratios as the report gives them (so that scripts/lib/bench-charts.ts draws the same chart from the report). */
 export function batchChartRows(results: BatchResult[]): BatchChartRow[] {
 	return SCENARIOS.flatMap((sc) =>
 		results

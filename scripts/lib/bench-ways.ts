@@ -1,7 +1,7 @@
 /**
  * The bench's section 1, how a scenario is run: its ways (the n8n node at default settings, at the maximum
  * concurrency and at 1, a naive loop, many executions, the baseline), each on a sandbox of its own, and what
- * each measured. S6's way over processes is in bench-workers.ts, (e), n8n's own HTTP Request node, in
+ * each measured. S6's way over processes is in bench-processes.ts, (e), n8n's own HTTP Request node, in
  * bench-http-batching.ts.
  */
 import axios from 'axios';
@@ -12,7 +12,7 @@ import { runNode } from '../../test/n8n/helpers/context';
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY, loadNode, runExecutions, type NodeKind } from './bench-executions';
 import { S6_RUNS, meanOfRuns, runsNote } from './bench-runs';
 import { clip, firstMessages, log, pct, sec } from './bench-format';
-import { processesWay } from './bench-workers';
+import { processesWay } from './bench-processes';
 import {
 	DEFAULT_CONCURRENCY,
 	GUIDED_STEPS,
@@ -176,8 +176,8 @@ export async function warmUp(): Promise<void> {
 }
 
 /** Options › Concurrency left out: Auto (issue 18), or the fixed default of the node before it. */
-export const DEFAULT_LABEL = DEFAULT_CONCURRENCY === undefined ? 'Auto' : String(DEFAULT_CONCURRENCY);
-export const BASELINE_LABEL = `baseline: main at ${BASELINE_COMMIT} (pacing per execution), Concurrency ${BASELINE_CONCURRENCY}`;
+const DEFAULT_LABEL = DEFAULT_CONCURRENCY === undefined ? 'Auto' : String(DEFAULT_CONCURRENCY);
+const BASELINE_LABEL = `baseline: main at ${BASELINE_COMMIT} (pacing per execution), Concurrency ${BASELINE_CONCURRENCY}`;
 
 function defaultWay(run: Way['run'], n: number): Way {
 	return {

@@ -75,6 +75,9 @@ describe('QuotaWindow', () => {
 		q.onRefused(3);
 		q.learn({ limit: 10, remaining: 2, resetAt: 1_000 }, 1);
 		expect(q.holdUntil(100)).toBeUndefined();
+		// Its send time is gone too: the room signal, asked with it, takes nothing from a refused call's counts.
+		expect(q.sentAt(2)).toBe(20);
+		expect(q.sentAt(3)).toBeUndefined();
 	});
 
 	test('a count without an exact end holds nothing: its end is unknown (no reset, a reset in whole seconds, a date)', () => {

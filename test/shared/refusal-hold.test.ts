@@ -32,6 +32,9 @@ test('a delay of at most a second holds until the refusing window ends when our 
 	const hold = new RefusalHold();
 	expect(hold.holdUntil(refusal(500, 1_000, { opened: 900 }))).toBe(900);
 	expect(hold.keepsEpoch(900)).toBe(true);
+	// The short delay's time runs to its end (1,500 ms), not past it.
+	expect(hold.keepsEpoch(1_500)).toBe(true);
+	expect(hold.keepsEpoch(1_501)).toBe(false);
 	// Opened by nothing of ours: no hold.
 	expect(new RefusalHold().holdUntil(refusal(500, 1_000))).toBe(500);
 	// An end past the delay is cut to the delay.

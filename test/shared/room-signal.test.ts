@@ -13,8 +13,9 @@ test('exact ends: a window that ended with its share of the limit unused shows r
 	// The window ending at 2,000 went down to 1 left: no room shown by the window after.
 	expect(room.atEnd(2_000, 1, LIMIT)).toBe(false);
 	expect(room.atEnd(3_000, 9, LIMIT)).toBe(false);
-	// A late answer for a window already passed tells nothing.
-	expect(room.atEnd(1_500, 9, LIMIT)).toBe(false);
+	// A late answer for a window already passed tells nothing: its count of 0 is not taken into the latest window.
+	expect(room.atEnd(1_500, 0, LIMIT)).toBe(false);
+	expect(room.atEnd(4_000, 9, LIMIT)).toBe(true);
 });
 
 test('exact ends: a window spent down to under its share shows no room, nor does an answer without a count', () => {
