@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../../sandbox/server';
 import { meanWall, sumOf } from './bench-runs';
-import { pct } from './bench-format';
+import { pct, table } from './bench-format';
 import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
 import { forkWorker, runOnWorker } from './bench-workers';
@@ -148,19 +148,17 @@ export function s8Tables(results: GridResult[]): string {
 		const runs = results.find((r) => r.clients === clients)?.runRatios?.length;
 		const mean = runs ? `; the mean of ${runs} runs, and the runs' spread` : '';
 		out.push(`**${GRID_CLIENTS.find((c) => c.id === clients)?.label ?? clients}** (wall ÷ quota-bound limit, share answered 429; failed items and credits where not 0 and = items${mean})\n`);
-		out.push(`| form | ${latencies.map((l) => `L = ${l / 1000} s`).join(' | ')} |`);
-		out.push(`|---|${latencies.map(() => '---').join('|')}|`);
-		for (const form of GRID_FORMS) {
-			const cells = latencies.map((l) => {
+		const rows = GRID_FORMS.map((form) => [
+			form.label,
+			...latencies.map((l) => {
 				const r = results.find((x) => x.clients === clients && x.latencyMs === l && x.form === form.id);
 				if (!r) return '–';
 				const extra = r.failed > 0 || r.credits !== r.items ? `, **${r.failed} failed, ${r.credits} credits**` : '';
 				const spread = r.runRatios ? ` (runs ${Math.min(...r.runRatios).toFixed(2)}-${Math.max(...r.runRatios).toFixed(2)} ×)` : '';
 				return `${r.ratio.toFixed(2)} × (${(r.wallMs / 1000).toFixed(1)} s for ${(r.limitMs / 1000).toFixed(1)} s), ${pct(r.requests ? r.refused429 / r.requests : 0)}${extra}${spread}`;
-			});
-			out.push(`| ${form.label} | ${cells.join(' | ')} |`);
-		}
-		out.push('');
+			}),
+		]);
+		out.push(table(['form', ...latencies.map((l) => `L = ${l / 1000} s`)], rows), '');
 	}
 	return out.join('\n');
 }
