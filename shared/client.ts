@@ -25,6 +25,7 @@ import { buildRequest } from './request';
 import type { Slot } from './pacing';
 import { describeQuota } from './lane-report';
 import { Pacer, PauseTooLong } from './pacing';
+import { redirectError, sendFollowingRedirects } from './redirects';
 import { readRateLimit, readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
@@ -212,13 +213,17 @@ class ClientCore {
 						{ operation: key, code: 'DEADLINE_REACHED' },
 					);
 				}
+				let sent = request;
 				try {
-					response = await this.send({ ...request, headers: { ...request.headers }, timeoutMs: Math.min(this.timeoutMs, left) });
+					// Redirects within the Base URL's origin are followed; any other is refused below (redirects.ts).
+					({ request: sent, response } = await sendFollowingRedirects(this.send, { ...request, timeoutMs: Math.min(this.timeoutMs, left) }, this.baseUrl));
 				} catch (e) {
 					error = networkErrorFrom(e, op);
 				}
 				if (response) {
 					try {
+						const redirected = redirectError(op, sent, response, this.baseUrl);
+						if (redirected) throw redirected;
 						value = readResponse(response, op, this.now());
 					} catch (e) {
 						error = e;

@@ -24,7 +24,8 @@ export type ErrorKind =
 	| 'timeout'
 	| 'malformed'
 	| 'credit_floor'
-	| 'guided_incomplete';
+	| 'guided_incomplete'
+	| 'redirect';
 
 /** Matches API keys in the spec's format (live prefix + secret) and bearer tokens. */
 const KEY_PATTERNS: RegExp[] = [
@@ -220,6 +221,25 @@ export class NetworkError extends PostWriterError {
 
 export class TimeoutError extends NetworkError {
 	override readonly kind = 'timeout' as const;
+}
+
+/**
+ * A redirect the client did not follow (to another address than the Base URL,
+ * without a usable Location, or in a loop): the request was not sent there.
+ * Definite, except after a 303 to a POST, which answers a handled request.
+ */
+export class RedirectError extends PostWriterError {
+	override readonly kind = 'redirect' as const;
+	/** True when the service may have carried the call out (a 303 to a POST): never resend a paid call. */
+	readonly ambiguous: boolean;
+	/** Where the redirect pointed (origin and path only). */
+	readonly location?: string;
+	constructor(message: string, ambiguous: boolean, details: ErrorDetails & { location?: string } = {}) {
+		const { location, ...rest } = details;
+		super(message, rest);
+		this.ambiguous = ambiguous;
+		this.location = location;
+	}
 }
 
 /** The body could not be read as the expected JSON. */

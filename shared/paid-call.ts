@@ -10,7 +10,7 @@
 import type { OperationKey } from './catalogue';
 import { getOperation } from './catalogue';
 import type { CallEnd, CreditLedger } from './credits';
-import { CreditFloorError, MalformedResponseError, NetworkError, PostWriterError, ServerError } from './error-classes';
+import { CreditFloorError, MalformedResponseError, NetworkError, PostWriterError, RedirectError, ServerError } from './error-classes';
 import type { PaidCallMemo } from './paid-memory';
 import { errorOfUnclear, unclearFailureOf } from './paid-memory';
 import type { HttpRequest } from './transport';
@@ -91,7 +91,7 @@ function floorError(key: OperationKey, floor: number, balance: number, reserved:
 
 /** How a failed paid call ends for the credit floor: charged when the service may have carried it out. */
 function endOf(error: unknown): CallEnd {
-	if (error instanceof NetworkError) return error.ambiguous ? 'charged' : 'refused';
+	if (error instanceof NetworkError || error instanceof RedirectError) return error.ambiguous ? 'charged' : 'refused';
 	if (error instanceof ServerError || error instanceof MalformedResponseError) return 'charged';
 	if (error instanceof PostWriterError) return 'refused';
 	return 'charged';

@@ -6,16 +6,7 @@
 import type { OperationRef } from './errors';
 import { MalformedResponseError, errorFromResponse, looksLikeErrorEnvelope, snippetOf } from './errors';
 import type { HeaderValue, HttpResponse } from './transport';
-
-export function headerValue(headers: Record<string, HeaderValue> | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	for (const [k, v] of Object.entries(headers)) {
-		if (k.toLowerCase() !== wanted || v === undefined || v === null) continue;
-		return Array.isArray(v) ? v[0] : String(v);
-	}
-	return undefined;
-}
+import { headerValue } from './transport';
 
 /**
  * `X-RateLimit-Reset` / `RateLimit-Reset` / `X-Rate-Limit-Reset` as a time (ms on `now`'s clock): epoch ms, epoch s

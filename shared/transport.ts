@@ -1,6 +1,7 @@
 /**
  * The wire types shared by the request builder, the response reader, the
- * client and the adapters that inject a transport. Types only.
+ * client and the adapters that inject a transport, and the one reading of a
+ * header from them. Imports nothing.
  */
 export interface HttpRequest {
 	method: 'GET' | 'POST';
@@ -26,3 +27,14 @@ export interface HttpResponse {
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;
 /** The injected wait (n8n's `sleep`, a Zapier-safe wait, or a fake clock in tests). */
 export type Sleep = (ms: number) => Promise<void>;
+
+/** A header's value by name, whatever its case; the first of a repeated header. */
+export function headerValue(headers: Record<string, HeaderValue> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const [k, v] of Object.entries(headers)) {
+		if (k.toLowerCase() !== wanted || v === undefined || v === null) continue;
+		return Array.isArray(v) ? v[0] : String(v);
+	}
+	return undefined;
+}

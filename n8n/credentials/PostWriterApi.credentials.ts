@@ -2,6 +2,7 @@ import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INo
 
 import { BRAND } from '../shared/brand';
 import { OPERATIONS } from '../shared/catalogue';
+import { REDIRECT_STATUSES } from '../shared/redirects';
 
 /** The credentials section of the package README (n8n/README.md), in the repository BRAND.docsUrl names. */
 const CREDENTIAL_DOCS_URL = `${BRAND.docsUrl.replace(/#.*$/, '')}/tree/main/n8n#credentials`;
@@ -59,6 +60,8 @@ export class PostWriterApi implements ICredentialType {
 			baseURL: TEST_BASE_URL,
 			url: PROFILE.path,
 			method: PROFILE.method,
+			// The test follows no redirect, so the key never leaves for another address (the node's requests follow only same-origin ones: shared/redirects.ts).
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
@@ -82,6 +85,13 @@ export class PostWriterApi implements ICredentialType {
 					message: "Nothing answers at this 'Base URL'. Check that it ends in /api/v1.",
 				},
 			},
+			...[...REDIRECT_STATUSES].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The server at this 'Base URL' answered ${status}, a redirect. The test follows no redirect, so the API key was not sent on. Check the Base URL: if the service has moved, enter its new address (ending in /api/v1).`,
+				},
+			})),
 		],
 	};
 }

@@ -43,8 +43,8 @@ export function headersOf(response: HttpResponse): Record<string, HeaderValue> {
 }
 
 /**
- * The core's transport over z.request: resolves for every status, rejects only
- * when no response came. The timeout is the core's, already cut to the deadline.
+ * The core's transport over z.request: resolves for every status (a redirect
+ * included: it follows none), rejects only when no response came. The timeout is the core's, already cut to the deadline.
  */
 export function zapierSend(z: ZObject): Send {
 	return async (request: HttpRequest): Promise<CoreResponse> => {
@@ -55,6 +55,8 @@ export function zapierSend(z: ZObject): Send {
 			body: request.body === undefined ? undefined : JSON.stringify(request.body),
 			timeout: request.timeoutMs,
 			skipThrowForStatus: true,
+			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/redirects.ts).
+			redirect: 'manual',
 			middlewareData: { [CORE_REQUEST]: true },
 		});
 		return { status: response.status, headers: headersOf(response), body: response.content };

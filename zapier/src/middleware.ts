@@ -13,25 +13,32 @@ import type { BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
 import { BRAND } from '../../shared/brand';
 import { normaliseBaseUrl } from '../../shared/validate';
 
-function apiBase(bundle: Pick<Bundle, 'authData'>): string | undefined {
+/** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. */
+function apiOrigin(bundle: Pick<Bundle, 'authData'>): string | undefined {
 	const raw = bundle.authData?.baseUrl;
 	try {
-		return normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl);
+		return new URL(normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl)).origin;
 	} catch {
 		return undefined;
 	}
 }
 
+const originOf = (url: unknown): string | undefined => (typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : undefined);
+
 function hasHeader(headers: Record<string, unknown>, name: string): boolean {
 	return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
-/** Adds `Authorization: Bearer <key>` to requests bound for the connection's API, and only to those. */
+/**
+ * Adds `Authorization: Bearer <key>` to requests bound for the origin of the
+ * connection's Base URL, and only to those: the boundary the core keeps for
+ * redirects and next-page links (a redirect within it is followed with the key).
+ */
 export const includeBearerToken: BeforeRequestMiddleware = (request, _z, bundle) => {
 	const key = typeof bundle.authData?.apiKey === 'string' ? bundle.authData.apiKey.trim() : '';
-	const base = apiBase(bundle);
+	const origin = apiOrigin(bundle);
 	request.headers = { ...(request.headers ?? {}) };
-	if (key && base && typeof request.url === 'string' && (request.url === base || request.url.startsWith(`${base}/`) || request.url.startsWith(`${base}?`))) {
+	if (key && origin && originOf(request.url) === origin) {
 		if (!hasHeader(request.headers, 'authorization')) request.headers.Authorization = `Bearer ${key}`;
 	}
 	if (!hasHeader(request.headers, 'user-agent')) request.headers['User-Agent'] = BRAND.userAgent;

@@ -64,6 +64,8 @@ function createTransport(): Transport & { send: (credentials: Credentials, optio
 				method: options.method ?? 'GET',
 				headers,
 				body,
+				// As n8n's helper: a redirect is followed unless disableFollowRedirect (fetch, unlike n8n, drops the key on the way).
+				redirect: options.disableFollowRedirect ? 'manual' : 'follow',
 				signal: options.timeout ? AbortSignal.timeout(options.timeout) : undefined,
 			});
 			const text = await res.text();

@@ -2,8 +2,8 @@
  * The n8n transport of the core: `send` goes through
  * `httpRequestWithAuthentication`, so the credential's `authenticate` adds the
  * Bearer header and n8n's proxy and cancellation settings apply. It resolves
- * for every HTTP status (the core decides what a status means) and hands the
- * raw text of the body to the core.
+ * for every HTTP status (the core decides what a status means, a redirect
+ * included: n8n follows none) and hands the raw text of the body to the core.
  */
 import type {
 	IDataObject,
@@ -46,6 +46,8 @@ export function createSend(ctx: PostWriterContext): Send {
 			json: false,
 			encoding: 'text',
 			timeout: request.timeoutMs,
+			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/redirects.ts): n8n would send the key along.
+			disableFollowRedirect: true,
 		};
 		if (request.body !== undefined) options.body = JSON.stringify(request.body);
 		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
