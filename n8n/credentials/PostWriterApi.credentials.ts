@@ -62,6 +62,7 @@ export class PostWriterApi implements ICredentialType {
 			method: PROFILE.method,
 			// The test follows no redirect, so the key never leaves for another address (the node's requests follow only same-origin ones: shared/redirects.ts).
 			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{

@@ -4,12 +4,19 @@
  * Zapier inputData and connection). Each one must be refused before any
  * request (the sandbox counts 0 requests around the single call) with an
  * error that names the field, and without the key.
+ * Last, a Base URL that answers with a redirect, on every platform and for
+ * each redirect status: to another host, the call fails naming the status
+ * and the address, and that host receives nothing; within the Base URL's
+ * origin, it is followed.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { CUSTOM } from '../../n8n/nodes/PostWriter/helpers/layout';
-import { poll, runNodeError } from '../n8n/helpers/context';
+import { poll, runNode, runNodeError } from '../n8n/helpers/context';
 import { bundle, details, run, runAuthTest } from '../zapier/helpers';
+import { createStandaloneClient } from '../../sdk';
+import { REDIRECT_STATUSES } from '../../shared/redirects';
+import { startRedirectServers, type RedirectKind, type RedirectServers } from '../helpers/redirect-servers';
 import { record } from './harness';
 
 const LONG = (n: number) => 'x'.repeat(n);
@@ -187,6 +194,50 @@ describe('Zapier connection', () => {
 		const r = await refused(() => run('creates', 'generatePost', bundle({ prompt: 'p' }, {}, { apiKey: sb.keys.full, baseUrl: 'ftp://127.0.0.1/api/v1' })));
 		expect(r.message).toMatch(/Base URL/);
 		expect(r.requests).toBe(0);
+	});
+});
+
+// ---------------------------------------------------------------------------
+// A Base URL that answers with a redirect: [platform, call on a connection]
+
+type Connection = { apiKey: string; baseUrl: string };
+const REDIRECT_KEY = 'pw_live_0123456789abcdef0123456789abcdef';
+const PLATFORMS: Array<[string, 'POST' | 'GET', (c: Connection) => Promise<unknown>]> = [
+	['n8n node, Generate', 'POST', (c) => runNode({ credentials: c, params: { resource: 'post', operation: 'generate', prompt: 'p' } })],
+	['n8n trigger, Credits Low', 'GET', (c) => poll({ credentials: c, params: { event: 'creditsLow', threshold: 10 }, staticData: {} })],
+	['Zapier create, Generate Post', 'POST', (c) => run('creates', 'generatePost', bundle({ prompt: 'p' }, {}, c))],
+	['Zapier connection test', 'GET', (c) => runAuthTest(bundle({}, {}, c))],
+	['SDK, Generate Post', 'POST', (c) => createStandaloneClient(c).generatePost({ prompt: 'p' })],
+];
+
+describe('a Base URL that answers with a redirect', () => {
+	let servers: RedirectServers;
+	beforeAll(async () => {
+		servers = await startRedirectServers();
+	});
+	afterAll(() => servers.close());
+	const rows = PLATFORMS.flatMap(([platform, method, call]) =>
+		[...REDIRECT_STATUSES].flatMap((status) => (['elsewhere', 'same'] as RedirectKind[]).map((kind) => [`${platform}: ${status} ${kind === 'same' ? 'within the origin' : 'to another host'}`, { method, call, status, kind }] as const)),
+	);
+	test.each(rows)('%s', async (_name, { method, call, status, kind }) => {
+		servers.front.length = 0;
+		servers.elsewhere.length = 0;
+		const connection = { apiKey: REDIRECT_KEY, baseUrl: servers.baseUrl(status, kind) };
+		let error: unknown;
+		const out = await call(connection).catch((e: unknown) => {
+			error = e;
+		});
+		record(error === undefined ? 'output' : 'error', error ?? out);
+		expect(servers.elsewhere).toEqual([]);
+		if (kind === 'same') {
+			expect(error).toBeUndefined();
+			expect(servers.front).toHaveLength(2);
+			return;
+		}
+		const message = error instanceof Error ? (error.name === 'AppError' ? details(error).message : error.message) : String(error);
+		expect(message).toMatch(new RegExp(`^${method} /[a-z/]+ was answered ${status} [A-Za-z ]+, pointing to ${servers.elsewhereOrigin}/api/v1/`));
+		expect(message).not.toContain(REDIRECT_KEY);
+		expect(servers.front).toHaveLength(1);
 	});
 });
 

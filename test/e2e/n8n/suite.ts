@@ -17,7 +17,9 @@
  *      minutes ahead and once more when it is rescheduled;
  *   6. `n8n start` with the owner logged in to its REST API: paid batches with
  *      Retry On Fail and an execution's Retry charge no prompt twice
- *      (retries.ts).
+ *      (retries.ts);
+ *   7. a Base URL that answers with a redirect: none to another host is
+ *      followed, and no key reaches it (redirects-checks.ts).
  * Each step runs once, when the first test that needs it asks (once()); a step
  * that throws fails every test that needs it. n8n's failures are not thrown:
  * the tests read them (exit codes, log files).
@@ -35,6 +37,7 @@ import { waitUntil } from '../../../scripts/lib/processes';
 import type { OnInterrupt } from './environment';
 import { once, withContext } from './support';
 import { retryChecks } from './retries-checks';
+import { redirectChecks } from './redirects-checks';
 
 export interface SuiteOptions {
 	/** Which n8n of scripts/n8n-runtime/: "oldest" (2.8.4 on Node 20) or "newest" (2.41.0 on Node 24). */
@@ -498,6 +501,17 @@ export function n8nSuite({ runtime, version, durable = false, only }: SuiteOptio
 						n8nStart = child;
 					},
 				};
+			},
+		});
+	}
+
+	// [7] after [6]: n8n execute once more, on the same database.
+	if (only !== 'trigger') {
+		redirectChecks({
+			check,
+			deps: async () => {
+				const { n8n, sandbox: sb, env } = await imported();
+				return { n8n, env, logs, work, packageName: pkgName, apiKey: sb.keys.full, say, cleanup: (fn: () => unknown) => cleanups.push(fn) };
 			},
 		});
 	}

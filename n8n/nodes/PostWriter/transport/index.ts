@@ -48,6 +48,8 @@ export function createSend(ctx: PostWriterContext): Send {
 			timeout: request.timeoutMs,
 			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/redirects.ts): n8n would send the key along.
 			disableFollowRedirect: true,
+			// And should an n8n ever follow one anyway, without the key to another origin.
+			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		if (request.body !== undefined) options.body = JSON.stringify(request.body);
 		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
