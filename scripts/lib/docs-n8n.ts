@@ -16,12 +16,15 @@ import { toNodeError } from '../../n8n/nodes/PostWriter/helpers/errors';
 import { readConcurrency, readQuotaBudget } from '../../n8n/nodes/PostWriter/helpers/execute';
 import { QUOTA_BUDGET_SETTING } from '../../n8n/nodes/PostWriter/transport';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
+import { BRAND } from '../../shared/brand';
 import { getOperation } from '../../shared/catalogue';
 import { LIST_HARD_CAP } from '../../shared/client';
 import { RateLimitedError, errorFromResponse } from '../../shared/errors';
 import { newWalk, stallMessage, stepWalk } from '../../shared/list-walk';
 import { normaliseList } from '../../shared/lists';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE } from '../../shared/polling';
+import { redirectError } from '../../shared/redirects';
+import { buildRequest } from '../../shared/request';
 import { DEFAULT_RETRY_POLICY } from '../../shared/retry';
 import { getTrigger } from '../../shared/triggers';
 
@@ -169,6 +172,7 @@ export function shownErrors(): ShownError[] {
 			new RateLimitedError(1_000, { operationName: op.name, budget: { budgetMs, waitedMs: budgetMs - 12_000, refusals: 14, quota: '10 calls per 1 s', setting: QUOTA_BUDGET_SETTING } }),
 		],
 		['A paid call failed after it may have been carried out (5xx)', errorFromResponse(op, { status: 502, value: {}, jsonOk: true })],
+		['The Base URL redirects to another address (3xx)', redirectError(op, buildRequest('generatePost', { prompt: 'p' }, BRAND.defaultBaseUrl), { status: 301, headers: { location: 'https://moved.example.com/api/v1/generate' }, body: '' }, BRAND.defaultBaseUrl)],
 	];
 	return cases.map(([what, error]) => {
 		const shown = toNodeError(NODE, error, 0, 'generatePost');
