@@ -16,7 +16,7 @@ import { poll, runNode, runNodeError } from '../n8n/helpers/context';
 import { bundle, details, run, runAuthTest } from '../zapier/helpers';
 import { createStandaloneClient } from '../../sdk';
 import { REDIRECT_STATUSES } from '../../shared/redirects';
-import { startRedirectServers, type RedirectKind, type RedirectServers } from '../helpers/redirect-servers';
+import { REDIRECT_TEST_KEY, useRedirectServers, type RedirectKind } from '../helpers/redirect-servers';
 import { record } from './harness';
 
 const LONG = (n: number) => 'x'.repeat(n);
@@ -201,7 +201,6 @@ describe('Zapier connection', () => {
 // A Base URL that answers with a redirect: [platform, call on a connection]
 
 type Connection = { apiKey: string; baseUrl: string };
-const REDIRECT_KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const PLATFORMS: Array<[string, 'POST' | 'GET', (c: Connection) => Promise<unknown>]> = [
 	['n8n node, Generate', 'POST', (c) => runNode({ credentials: c, params: { resource: 'post', operation: 'generate', prompt: 'p' } })],
 	['n8n trigger, Credits Low', 'GET', (c) => poll({ credentials: c, params: { event: 'creditsLow', threshold: 10 }, staticData: {} })],
@@ -211,18 +210,13 @@ const PLATFORMS: Array<[string, 'POST' | 'GET', (c: Connection) => Promise<unkno
 ];
 
 describe('a Base URL that answers with a redirect', () => {
-	let servers: RedirectServers;
-	beforeAll(async () => {
-		servers = await startRedirectServers();
-	});
-	afterAll(() => servers.close());
+	const redirects = useRedirectServers();
 	const rows = PLATFORMS.flatMap(([platform, method, call]) =>
 		[...REDIRECT_STATUSES].flatMap((status) => (['elsewhere', 'same'] as RedirectKind[]).map((kind) => [`${platform}: ${status} ${kind === 'same' ? 'within the origin' : 'to another host'}`, { method, call, status, kind }] as const)),
 	);
 	test.each(rows)('%s', async (_name, { method, call, status, kind }) => {
-		servers.front.length = 0;
-		servers.elsewhere.length = 0;
-		const connection = { apiKey: REDIRECT_KEY, baseUrl: servers.baseUrl(status, kind) };
+		const servers = redirects();
+		const connection = { apiKey: REDIRECT_TEST_KEY, baseUrl: servers.baseUrl(status, kind) };
 		let error: unknown;
 		const out = await call(connection).catch((e: unknown) => {
 			error = e;
@@ -236,7 +230,7 @@ describe('a Base URL that answers with a redirect', () => {
 		}
 		const message = error instanceof Error ? (error.name === 'AppError' ? details(error).message : error.message) : String(error);
 		expect(message).toMatch(new RegExp(`^${method} /[a-z/]+ was answered ${status} [A-Za-z ]+, pointing to ${servers.elsewhereOrigin}/api/v1/`));
-		expect(message).not.toContain(REDIRECT_KEY);
+		expect(message).not.toContain(REDIRECT_TEST_KEY);
 		expect(servers.front).toHaveLength(1);
 	});
 });

@@ -89,3 +89,27 @@ export async function startRedirectServers(): Promise<RedirectServers> {
 		},
 	};
 }
+
+/** The key the redirect tests send (in the spec's format, so that every redaction applies to it). */
+export const REDIRECT_TEST_KEY = 'pw_live_0123456789abcdef0123456789abcdef';
+
+/**
+ * Registers the jest hooks of a redirect test file: the servers start before
+ * its tests, their records are emptied before each, and they stop after.
+ * Returns the servers (read them inside a test).
+ */
+export function useRedirectServers(): () => RedirectServers {
+	let servers: RedirectServers | undefined;
+	beforeAll(async () => {
+		servers = await startRedirectServers();
+	});
+	afterAll(() => servers?.close());
+	beforeEach(() => {
+		servers?.front.splice(0);
+		servers?.elsewhere.splice(0);
+	});
+	return () => {
+		if (!servers) throw new Error('the redirect servers are not started (call useRedirectServers at the top of the file)');
+		return servers;
+	};
+}

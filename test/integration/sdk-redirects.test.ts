@@ -5,23 +5,15 @@
  */
 import { RedirectError, createStandaloneClient } from '../../sdk';
 import { REDIRECT_STATUSES } from '../../shared/redirects';
-import { startRedirectServers, type RedirectServers } from '../helpers/redirect-servers';
+import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../helpers/redirect-servers';
 import { caught } from '../helpers/fake';
 
-const KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const FOUR = [...REDIRECT_STATUSES].filter((s) => s !== 303);
 
-let servers: RedirectServers;
-beforeAll(async () => {
-	servers = await startRedirectServers();
-});
-afterAll(() => servers.close());
-beforeEach(() => {
-	servers.front.length = 0;
-	servers.elsewhere.length = 0;
-});
+const redirects = useRedirectServers();
 
 test.each(FOUR)('%i towards another host: a RedirectError, and that host is never reached', async (status) => {
+	const servers = redirects();
 	const client = createStandaloneClient({ apiKey: KEY, baseUrl: servers.baseUrl(status, 'elsewhere') });
 	const e = await caught(client.generatePost({ prompt: 'A post about redirects' }));
 	expect(e).toBeInstanceOf(RedirectError);
@@ -31,12 +23,14 @@ test.each(FOUR)('%i towards another host: a RedirectError, and that host is neve
 });
 
 test.each(FOUR)('%i within the same origin: followed with the key', async (status) => {
+	const servers = redirects();
 	const client = createStandaloneClient({ apiKey: KEY, baseUrl: servers.baseUrl(status, 'same') });
 	expect(await client.generatePost({ prompt: 'A post about redirects' })).toMatchObject({ creditsRemaining: 42 });
 	expect(servers.front.map((r) => r.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
 });
 
 test('the other host is reachable at the address the redirects name (so a leak would show)', async () => {
+	const servers = redirects();
 	const res = await fetch(`${servers.elsewhereOrigin}/api/v1/credits`);
 	expect(res.status).toBe(200);
 	expect(servers.elsewhere).toHaveLength(1);

@@ -5,25 +5,17 @@
  * redirect within the Base URL's origin is followed.
  */
 import { REDIRECT_STATUSES } from '../../shared/redirects';
-import { startRedirectServers, type RedirectServers } from '../helpers/redirect-servers';
+import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../helpers/redirect-servers';
 import { bundle, details, rejection, run, runAuthTest } from './helpers';
 
-const KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const FOUR = [...REDIRECT_STATUSES].filter((s) => s !== 303);
 
-let servers: RedirectServers;
-beforeAll(async () => {
-	servers = await startRedirectServers();
-});
-afterAll(() => servers.close());
-beforeEach(() => {
-	servers.front.length = 0;
-	servers.elsewhere.length = 0;
-});
+const redirects = useRedirectServers();
 
-const auth = (status: number, kind: 'elsewhere' | 'same') => ({ apiKey: KEY, baseUrl: servers.baseUrl(status, kind) });
+const auth = (status: number, kind: 'elsewhere' | 'same') => ({ apiKey: KEY, baseUrl: redirects().baseUrl(status, kind) });
 
 test.each(FOUR)('Generate answered %i towards another host: the step fails naming it; nothing reaches that host', async (status) => {
+	const servers = redirects();
 	const e = details(await rejection(run('creates', 'generatePost', bundle({ prompt: 'A post about redirects' }, {}, auth(status, 'elsewhere')))));
 	expect(e.message).toMatch(new RegExp(`^POST /generate was answered ${status} `));
 	expect(e.message).toContain(`pointing to ${servers.elsewhereOrigin}/api/v1/generate`);
@@ -36,6 +28,7 @@ test.each(FOUR)('Generate answered %i towards another host: the step fails namin
 });
 
 test.each(FOUR)('Generate answered %i within the same origin: followed', async (status) => {
+	const servers = redirects();
 	const out = await run('creates', 'generatePost', bundle({ prompt: 'A post about redirects' }, {}, auth(status, 'same')));
 	expect(out).toMatchObject({ proposals: expect.arrayContaining(['Redirected proposal one.']) });
 	expect(servers.front.map((r) => [r.method, r.authorization])).toEqual([
@@ -46,6 +39,7 @@ test.each(FOUR)('Generate answered %i within the same origin: followed', async (
 });
 
 test('the connection test and a trigger follow the same rule', async () => {
+	const servers = redirects();
 	const authError = details(await rejection(runAuthTest(bundle({}, {}, auth(308, 'elsewhere')))));
 	expect(authError.message).toMatch(/^GET \/account\/profile was answered 308 Permanent Redirect, pointing to http:\/\/localhost/);
 	const pollError = details(await rejection(run('triggers', 'newPublishedPost', bundle({}, {}, auth(301, 'elsewhere')))));

@@ -6,23 +6,15 @@
  */
 import { PostWriterApi } from '../../../../n8n/credentials/PostWriterApi.credentials';
 import { REDIRECT_STATUSES } from '../../../../shared/redirects';
-import { startRedirectServers, type RedirectServers } from '../../../helpers/redirect-servers';
+import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../../../helpers/redirect-servers';
 import { poll, runNode, runNodeError } from '../../helpers/context';
 
-const KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const FOUR = [...REDIRECT_STATUSES].filter((s) => s !== 303);
 
-let servers: RedirectServers;
-beforeAll(async () => {
-	servers = await startRedirectServers();
-});
-afterAll(() => servers.close());
-beforeEach(() => {
-	servers.front.length = 0;
-	servers.elsewhere.length = 0;
-});
+const redirects = useRedirectServers();
 
 test.each(FOUR)('Generate answered %i towards another host: the item fails naming it, nothing reaches that host', async (status) => {
+	const servers = redirects();
 	const credentials = { apiKey: KEY, baseUrl: servers.baseUrl(status, 'elsewhere') };
 	const error = await runNodeError({ credentials, params: { resource: 'post', operation: 'generate', prompt: 'A post about redirects' } });
 	expect(error.message).toMatch(new RegExp(`^POST /generate was answered ${status} `));
@@ -36,6 +28,7 @@ test.each(FOUR)('Generate answered %i towards another host: the item fails namin
 });
 
 test.each(FOUR)('Generate answered %i within the same origin: followed, with the key and the body', async (status) => {
+	const servers = redirects();
 	const credentials = { apiKey: KEY, baseUrl: servers.baseUrl(status, 'same') };
 	const { output } = await runNode({ credentials, params: { resource: 'post', operation: 'generate', prompt: 'A post about redirects' } });
 	expect(output[0].json).toMatchObject({ proposals: ['Redirected proposal one.', 'Redirected proposal two.'], creditsRemaining: 42 });
@@ -45,6 +38,7 @@ test.each(FOUR)('Generate answered %i within the same origin: followed, with the
 });
 
 test('under Continue On Fail the item carries the message, and the next item is tried on its own', async () => {
+	const servers = redirects();
 	const credentials = { apiKey: KEY, baseUrl: servers.baseUrl(307, 'elsewhere') };
 	const { output } = await runNode({
 		credentials,
@@ -57,6 +51,7 @@ test('under Continue On Fail the item carries the message, and the next item is 
 });
 
 test('a trigger poll answered with a redirect to another host fails with the same message', async () => {
+	const servers = redirects();
 	const credentials = { apiKey: KEY, baseUrl: servers.baseUrl(302, 'elsewhere') };
 	const error = await poll({ credentials, params: { event: 'newPublishedPost' }, staticData: {} }).then(
 		() => undefined,
