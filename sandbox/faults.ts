@@ -11,8 +11,8 @@ import { ApiError, errorBody } from './errors';
 import type { Outcome } from './errors';
 import type { SandboxOptions } from './types';
 import type { QuotaRule, Quotas } from './types';
-import type { KeyRecord } from './state';
-import { mulberry32 } from './text';
+import type { KeyRecord } from './records';
+import { mulberry32 } from './random';
 
 export type { FaultOptions, QuotaRule, Quotas } from './types';
 

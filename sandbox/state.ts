@@ -1,157 +1,26 @@
 /**
- * In-memory state of the sandbox: accounts, keys, drafts, posts, credits,
- * writing profiles, inspirations and creation workflows, plus the
- * controllable clock. No HTTP here; handlers.ts maps requests onto these methods.
+ * The in-memory state of the sandbox: the accounts (with their drafts, posts,
+ * credits, writing profiles and inspirations), the keys and the creation
+ * workflows, on the controllable clock; and the ids of the three accounts.
+ * No HTTP here; handlers.ts maps requests onto these methods. The records are
+ * typed in records.ts, seeded by seed-content.ts, sorted by record-queries.ts.
  */
-import type { Scope } from '../shared/types';
-import { ALL_SCOPES } from '../shared/types';
-import { metricsFor, seedInspirations, seedPostText } from './text';
-import type { IdeaText, QuestionText, SeedInspiration } from './text';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface KeyRecord {
-	key: string;
-	/** Display name, e.g. "full". */
-	name: string;
-	accountId: string;
-	scopes: Scope[];
-	revoked: boolean;
-	/** Expiry on the sandbox clock (epoch ms); null = never. */
-	expiresAt: number | null;
-	lastUsedAt: number | null;
-}
-
-export interface DraftRecord {
-	id: string;
-	text: string;
-	status: 'draft' | 'scheduled';
-	scheduledAt: string | null;
-	createdAt: string;
-	updatedAt: string;
-}
-
-export interface PostMetricsRecord {
-	likes: number;
-	comments: number;
-	shares: number;
-	impressions: number;
-}
-
-export interface PostRecord {
-	id: string;
-	text: string;
-	publishedAt: string;
-	metrics: PostMetricsRecord;
-	draftId: string | null;
-}
-
-export type InspirationRecord = SeedInspiration;
-
-export interface WritingProfileRecord {
-	id: string;
-	name: string;
-	description: string;
-	active: boolean;
-}
-
-export type CreditOperation = 'grant' | 'generate' | 'analyze' | 'rewrite' | 'adjustment';
-
-export interface CreditTransactionRecord {
-	id: string;
-	amount: number;
-	operation: CreditOperation;
-	balanceAfter: number;
-	createdAt: string;
-}
-
-export interface AccountRecord {
-	id: string;
-	name: string;
-	email: string;
-	credits: number;
-	/** Oldest first (the API answers newest first). */
-	history: CreditTransactionRecord[];
-	drafts: DraftRecord[];
-	posts: PostRecord[];
-	inspirations: InspirationRecord[];
-	writingProfiles: WritingProfileRecord[];
-}
-
-/**
- * Internal stages of a creation workflow (the spec does not name them):
- * `ideas` (ideas proposed) → `prepared` (idea chosen, questions asked) →
- * `written` (text written or refined, no verdict) → `validated` (verdict given).
- */
-export type WorkflowStage = 'ideas' | 'prepared' | 'written' | 'validated';
-
-export interface VerdictRecord {
-	ready: boolean;
-	score: number;
-	issues: string[];
-	suggestions: string[];
-}
-
-export interface WorkflowRecord {
-	id: string;
-	accountId: string;
-	/** Sandbox clock, epoch ms. */
-	createdAt: number;
-	expiresAt: number;
-	topic: string;
-	context?: string;
-	preferences?: string;
-	language?: string;
-	stage: WorkflowStage;
-	ideas: IdeaText[];
-	ideaId: string | null;
-	questions: QuestionText[];
-	answers: { questionId: string; answer: string }[];
-	text: string | null;
-	verdict: VerdictRecord | null;
-	/** Number of refine calls so far. */
-	refines: number;
-	/** True while an operation runs on it (WORKFLOW_BUSY). */
-	busy: boolean;
-}
-
-/** The controllable clock. It moves only by advance/set, unless `ticks` (then it also follows real time). */
-export class SandboxClock {
-	private base: number;
-	private anchor: number;
-	private readonly listeners: Array<() => void> = [];
-
-	constructor(
-		start: number,
-		private readonly ticks = false,
-	) {
-		this.base = start;
-		this.anchor = Date.now();
-	}
-
-	now(): number {
-		return this.ticks ? this.base + (Date.now() - this.anchor) : this.base;
-	}
-
-	advance(ms: number): void {
-		this.base += ms;
-		this.changed();
-	}
-
-	set(ms: number): void {
-		this.base = ms;
-		this.anchor = Date.now();
-		this.changed();
-	}
-
-	onChange(listener: () => void): void {
-		this.listeners.push(listener);
-	}
-
-	private changed(): void {
-		for (const l of this.listeners) l();
-	}
-}
+import { SandboxClock } from './clock';
+import type {
+	AccountRecord,
+	CreditOperation,
+	CreditTransactionRecord,
+	DraftRecord,
+	InspirationRecord,
+	KeyRecord,
+	PostMetricsRecord,
+	PostRecord,
+	WorkflowRecord,
+	WritingProfileRecord,
+} from './records';
+import { draftsNewestFirst, dueDrafts, matchingInspirations, postsNewestFirst } from './record-queries';
+import type { InspirationFilter } from './record-queries';
+import { metricsFor, seedAccount, seedProfiles } from './seed-content';
 
 export interface StateOptions {
 	now: number;
@@ -165,14 +34,6 @@ export interface StateOptions {
 export const DEFAULT_ACCOUNT_ID = 'acc_1';
 export const OTHER_ACCOUNT_ID = 'acc_2';
 export const BROKE_ACCOUNT_ID = 'acc_3';
-
-function seedProfiles(): WritingProfileRecord[] {
-	return [
-		{ id: 'wp_founder', name: 'Founder voice', description: 'First person, concrete numbers, short paragraphs.', active: true },
-		{ id: 'wp_storyteller', name: 'Storyteller', description: 'Opens with a scene, ends with a lesson.', active: false },
-		{ id: 'wp_analyst', name: 'Analyst', description: 'Data first, neutral tone, one chart-worthy number.', active: false },
-	];
-}
 
 export class SandboxState {
 	readonly clock: SandboxClock;
@@ -189,7 +50,7 @@ export class SandboxState {
 		const main = this.addAccount(DEFAULT_ACCOUNT_ID, 'Sandbox User', 'sandbox.user@example.com', options.credits);
 		this.addAccount(OTHER_ACCOUNT_ID, 'Other Sandbox User', 'other.user@example.com', options.credits);
 		this.addAccount(BROKE_ACCOUNT_ID, 'Broke Sandbox User', 'broke.user@example.com', 0);
-		if (options.seedData) this.seed(main, options.seedPosts);
+		if (options.seedData) seedAccount(main, options.seedPosts, this.clock.now(), (kind) => this.nextId(kind));
 		this.clock.onChange(() => this.publishDue());
 	}
 
@@ -226,39 +87,6 @@ export class SandboxState {
 		return a;
 	}
 
-	private seed(account: AccountRecord, posts: number): void {
-		const now = this.clock.now();
-		const today = Math.floor(now / DAY_MS) * DAY_MS;
-		for (let i = posts; i >= 1; i--) {
-			const text = seedPostText(i - 1);
-			account.posts.push({
-				id: this.nextId('post'),
-				text,
-				publishedAt: new Date(today - i * DAY_MS + 8.5 * 60 * 60 * 1000).toISOString(),
-				metrics: metricsFor(text),
-				draftId: null,
-			});
-		}
-		const created = new Date(now - 60 * 60 * 1000).toISOString();
-		account.drafts.push({
-			id: this.nextId('draft'),
-			text: 'Why we stopped estimating in story points (draft).',
-			status: 'draft',
-			scheduledAt: null,
-			createdAt: created,
-			updatedAt: created,
-		});
-		account.drafts.push({
-			id: this.nextId('draft'),
-			text: 'Three lessons from shipping our API in public.',
-			status: 'scheduled',
-			scheduledAt: new Date(today + 3 * DAY_MS + 8.5 * 60 * 60 * 1000).toISOString(),
-			createdAt: created,
-			updatedAt: created,
-		});
-		account.inspirations.push(...seedInspirations());
-	}
-
 	nextId(kind: 'draft' | 'post' | 'tx' | 'workflow'): string {
 		const n = ++this.seq[kind];
 		const prefix = { draft: 'drf_', post: 'pst_', tx: 'tx_', workflow: 'wf_' }[kind];
@@ -266,33 +94,14 @@ export class SandboxState {
 	}
 
 	grant(accountId: string, amount: number): CreditTransactionRecord {
-		const account = this.account(accountId);
-		account.credits += amount;
-		const tx: CreditTransactionRecord = {
-			id: this.nextId('tx'),
-			amount,
-			operation: 'grant',
-			balanceAfter: account.credits,
-			createdAt: this.nowIso(),
-		};
-		account.history.push(tx);
-		return tx;
+		return this.book(this.account(accountId), amount, 'grant');
 	}
 
 	/** Spends `cost` credits; the caller checked the balance. */
 	charge(accountId: string, operation: Exclude<CreditOperation, 'grant'>, cost = 1): CreditTransactionRecord {
 		const account = this.account(accountId);
 		if (account.credits < cost) throw new Error('charge() without enough credits');
-		account.credits -= cost;
-		const tx: CreditTransactionRecord = {
-			id: this.nextId('tx'),
-			amount: -cost,
-			operation,
-			balanceAfter: account.credits,
-			createdAt: this.nowIso(),
-		};
-		account.history.push(tx);
-		return tx;
+		return this.book(account, -cost, operation);
 	}
 
 	/**
@@ -302,9 +111,13 @@ export class SandboxState {
 	 */
 	adjustCredits(accountId: string, amount: number, operation: CreditOperation = 'adjustment'): CreditTransactionRecord {
 		const account = this.account(accountId);
-		const applied = Math.max(-account.credits, amount);
-		account.credits += applied;
-		const tx: CreditTransactionRecord = { id: this.nextId('tx'), amount: applied, operation, balanceAfter: account.credits, createdAt: this.nowIso() };
+		return this.book(account, Math.max(-account.credits, amount), operation);
+	}
+
+	/** Moves the balance by `amount` and records it as the account's newest transaction. */
+	private book(account: AccountRecord, amount: number, operation: CreditOperation): CreditTransactionRecord {
+		account.credits += amount;
+		const tx: CreditTransactionRecord = { id: this.nextId('tx'), amount, operation, balanceAfter: account.credits, createdAt: this.nowIso() };
 		account.history.push(tx);
 		return tx;
 	}
@@ -336,9 +149,7 @@ export class SandboxState {
 		const now = this.clock.now();
 		const published: PostRecord[] = [];
 		for (const account of this.accounts.values()) {
-			const due = account.drafts
-				.filter((d) => d.status === 'scheduled' && d.scheduledAt !== null && Date.parse(d.scheduledAt) <= now)
-				.sort((a, b) => Date.parse(a.scheduledAt ?? '') - Date.parse(b.scheduledAt ?? '') || a.id.localeCompare(b.id));
+			const due = dueDrafts(account.drafts, now);
 			if (due.length === 0) continue;
 			const dueIds = new Set(due.map((d) => d.id));
 			account.drafts = account.drafts.filter((d) => !dueIds.has(d.id));
@@ -359,25 +170,17 @@ export class SandboxState {
 
 	/** Drafts, newest first (createdAt, then id). */
 	listDrafts(accountId: string): DraftRecord[] {
-		return [...this.account(accountId).drafts].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+		return draftsNewestFirst(this.account(accountId).drafts);
 	}
 
 	/** Posts, newest first by publishedAt, then id ascending. */
 	listPosts(accountId: string): PostRecord[] {
-		return [...this.account(accountId).posts].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.id.localeCompare(b.id));
+		return postsNewestFirst(this.account(accountId).posts);
 	}
 
 	/** Inspirations filtered; most liked first, then id. */
-	searchInspirations(accountId: string, filter: { search?: string; minLikes?: number; format?: string }): InspirationRecord[] {
-		const needle = filter.search?.toLowerCase();
-		return this.account(accountId)
-			.inspirations.filter(
-				(i) =>
-					(needle === undefined || i.text.toLowerCase().includes(needle) || i.author.toLowerCase().includes(needle)) &&
-					(filter.minLikes === undefined || i.likes >= filter.minLikes) &&
-					(filter.format === undefined || i.format === filter.format),
-			)
-			.sort((a, b) => b.likes - a.likes || a.id.localeCompare(b.id));
+	searchInspirations(accountId: string, filter: InspirationFilter): InspirationRecord[] {
+		return matchingInspirations(this.account(accountId).inspirations, filter);
 	}
 
 	activateProfile(accountId: string, id: string): WritingProfileRecord | undefined {
@@ -409,5 +212,3 @@ export class SandboxState {
 		return wf;
 	}
 }
-
-export { ALL_SCOPES };

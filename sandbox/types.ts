@@ -1,15 +1,16 @@
 /**
  * The types the parts of the sandbox share: its options and handle, the
  * runtime that routing, fault injection and the handlers see, the quota and
- * fault options, a route and a handler. server.ts wires the parts; they import
- * these from here, never from server.ts, so the import graph has no circle
- * (test/sandbox/structure.test.ts).
+ * fault options, a route, a parsed request and a handler. server.ts wires the
+ * parts; they import these from here, never from server.ts, so the import
+ * graph has no circle (test/sandbox/structure.test.ts).
  */
 import type { OperationKey, OperationSpec } from '../shared/catalogue';
 import type { ErrorShape } from './errors';
 import type { ListShape } from './paging';
 import type { RecordShape } from './shapes';
-import type { AccountRecord, KeyRecord, PostRecord, SandboxState } from './state';
+import type { AccountRecord, KeyRecord, PostRecord } from './records';
+import type { SandboxState } from './state';
 
 // ---------------------------------------------------------------------------
 // Options and handle
@@ -209,7 +210,7 @@ export interface FaultOptions {
 }
 
 // ---------------------------------------------------------------------------
-// Routes and handlers
+// Routes, requests and handlers
 // ---------------------------------------------------------------------------
 
 export interface Route {
@@ -219,6 +220,29 @@ export interface Route {
 	params: string[];
 	/** "METHOD /path" as in the catalogue. */
 	name: string;
+}
+
+/** What a path matches: a route (with its decoded parameters), only other methods (405), or nothing (404). */
+export type Match =
+	| { kind: 'route'; route: Route; params: Record<string, string> }
+	| { kind: 'method'; allowed: string[] }
+	| { kind: 'none' };
+
+/** A request as routing reads it from the request line and headers. */
+export interface ParsedRequest {
+	method: string;
+	url: URL;
+	/** The path relative to /api/v1 (the whole path outside it). */
+	relative: string;
+	match: Match;
+	/** "METHOD /path" with the catalogue path when a route matched (stats, fault routes). */
+	routeName: string;
+	/** "METHOD /path" as sent, relative to /api/v1. */
+	actualName: string;
+	/** Method, path and query as sent, for the log. */
+	label: string;
+	/** The bearer token as sent, or null. */
+	token: string | null;
 }
 
 /** What a handler gets: the authenticated key and its account, the validated input, the query, the route. */

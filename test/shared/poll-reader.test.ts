@@ -8,7 +8,7 @@ import type { HttpRequest, Send } from '../../shared/transport';
 import { PostWriterClient } from '../../shared/client';
 import { fetchNewestPosts, readPostsSince } from '../../shared/poll-reader';
 import { detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../shared/polling';
-import { mulberry32 } from '../../sandbox/text';
+import { mulberry32 } from '../../sandbox';
 
 type Order = 'newest-first' | 'oldest-first';
 type Post = { id: string; text: string; publishedAt: string };

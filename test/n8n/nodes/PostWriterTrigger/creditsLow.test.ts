@@ -9,8 +9,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
-import { mulberry32 } from '../../../../sandbox/text';
+import { DEFAULT_ACCOUNT_ID, mulberry32 } from '../../../../sandbox';
 import { MINUTE, account, api, credentials, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 const start = (credits = 40) => startTriggerSandbox({ credits });

@@ -7,9 +7,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import { DEFAULT_ACCOUNT_ID, mulberry32 } from '../../../../sandbox';
 import type { ListShape } from '../../../../sandbox';
-import { mulberry32 } from '../../../../sandbox/text';
 import { MINUTE, T0, LIST_SHAPES, account, api, credentials, newTransport, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 const start = (listShape: ListShape = 'data-cursor', credits = 1000) => startTriggerSandbox({ listShape, credits });

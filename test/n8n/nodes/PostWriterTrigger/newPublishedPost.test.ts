@@ -7,11 +7,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
+import { DEFAULT_ACCOUNT_ID, mulberry32 } from '../../../../sandbox';
 import type { ListShape, SandboxOptions } from '../../../../sandbox';
 import { MINUTE, T0, LIST_SHAPES, account, credentials, newTransport, newTriggerNode, poll, sb, sleeps, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 import { MAX_PAGES, PAGE_SIZE } from '../../../../n8n/nodes/PostWriterTrigger/poll';
-import { mulberry32 } from '../../../../sandbox/text';
 
 const start = (listShape: ListShape = 'data-cursor', seedData = true, more: Partial<SandboxOptions> = {}) => startTriggerSandbox({ listShape, seedData, ...more });
 

@@ -9,8 +9,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_ACCOUNT_ID } from '../../../../sandbox';
-import { mulberry32 } from '../../../../sandbox/text';
+import { DEFAULT_ACCOUNT_ID, mulberry32 } from '../../../../sandbox';
 import { DAY, HOUR, account, credentials, newTriggerNode, poll, sb, startTriggerSandbox } from '../../helpers/trigger-sandbox';
 
 const start = (seedPosts = 30) => startTriggerSandbox({ seedPosts });
