@@ -1,7 +1,7 @@
 /**
  * Fault injection and rate limits of the sandbox: injected 429s (in the
  * configured Retry-After / X-RateLimit-Reset form, or none with the IETF
- * fields), 5xx answers, dropped
+ * fields), redirects (to another host or to the request's own address), 5xx answers, dropped
  * connections, held requests (timeouts), truncated JSON and HTML pages; the
  * refusals that simulate trouble on the service side (WORKFLOW_BUSY, a revoked
  * or expired key, exhausted credits); and the fixed quota windows.
@@ -46,7 +46,7 @@ export function insufficientCredits(cost: number, balance: number): ApiError {
 // Fault injection and rate-limit windows
 // ---------------------------------------------------------------------------
 
-type FaultKind = 'timeout' | 'reset' | 'burst429' | 'html' | 'malformed' | 'error';
+type FaultKind = 'timeout' | 'reset' | 'burst429' | 'redirect' | 'html' | 'malformed' | 'error';
 export interface FaultDecision {
 	kind: FaultKind;
 	status?: number;
@@ -80,7 +80,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 	let random = mulberry32(rt.opts.seed);
 
 	// Fault counters live in opts.faults and are decremented as they fire.
-	const takeCounter = (name: 'burst429' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext' | 'errorNext'): boolean => {
+	const takeCounter = (name: 'burst429' | 'redirectNext' | 'resetNext' | 'malformedNext' | 'htmlNext' | 'timeoutNext' | 'errorNext'): boolean => {
 		const opts = rt.opts;
 		const n = opts.faults[name] ?? 0;
 		if (n <= 0) return false;
@@ -98,6 +98,7 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		if (takeCounter('timeoutNext')) return { kind: 'timeout' };
 		if (takeCounter('resetNext')) return { kind: 'reset' };
 		if (takeCounter('burst429')) return { kind: 'burst429' };
+		if (takeCounter('redirectNext')) return { kind: 'redirect', status: f.redirectStatus ?? 307 };
 		if (takeCounter('htmlNext')) return { kind: 'html' };
 		if (takeCounter('malformedNext')) return { kind: 'malformed' };
 		if (takeCounter('errorNext')) return { kind: 'error', status: f.errorStatuses?.[0] ?? 500 };
@@ -144,7 +145,8 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		}
 	}
 
-	function faultOutcome(fault: FaultDecision, retryAt: number): Outcome | 'reset' | 'timeout' {
+	/** The answer of a fault; `path` is the request's path and query (where a redirect points). */
+	function faultOutcome(fault: FaultDecision, retryAt: number, path: string): Outcome | 'reset' | 'timeout' {
 		const opts = rt.opts;
 		switch (fault.kind) {
 			case 'timeout':
@@ -158,6 +160,11 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 					body: errorBody(opts.errorShape, 'RATE_LIMITED', 'Rate limit exceeded', undefined, 429),
 					headers: { ...retryHeaders(retryAt, sec), ...(opts.rateLimitHeaders === 'x-ratelimit' ? { 'X-RateLimit-Remaining': '0' } : {}) },
 				};
+			}
+			case 'redirect': {
+				const to = opts.faults.redirectTo ?? 'self';
+				const location = to === 'self' ? path : `${to.replace(/\/+$/, '')}${path}`;
+				return { status: fault.status ?? 307, body: undefined, headers: { Location: location }, raw: { text: '', contentType: 'text/plain; charset=utf-8' } };
 			}
 			case 'html':
 				return {

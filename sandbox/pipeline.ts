@@ -55,13 +55,13 @@ export function createPipeline({ rt, faults, handlers, write, closing }: Pipelin
 		const latency = async (): Promise<void> => {
 			if (rt.opts.faults.latencyMs) await sleep(rt.opts.faults.latencyMs);
 		};
-		if (fault && (fault.kind === 'burst429' || !after)) {
+		if (fault && (fault.kind === 'burst429' || fault.kind === 'redirect' || !after)) {
 			await latency();
 			if (closing()) return;
 			const retryAt = Date.now() + (rt.opts.faults.burstRetryAfterSec ?? 1) * 1000;
 			// The IETF fields are the only retry signal in that form: an injected 429 says r=0 until its retry time.
 			const rate = fault.kind === 'burst429' && rt.opts.rateLimitHeaders === 'ietf' ? { ...peek(), remaining: 0, resetAt: retryAt } : peek();
-			write(req, res, faults.outcome(fault, retryAt), rate, label);
+			write(req, res, faults.outcome(fault, retryAt, req.url ?? '/'), rate, label);
 			return;
 		}
 
@@ -88,7 +88,7 @@ export function createPipeline({ rt, faults, handlers, write, closing }: Pipelin
 		}
 		if (closing()) return;
 		if (fault && after) {
-			write(req, res, faults.outcome(fault, Date.now() + 1000), rate, label);
+			write(req, res, faults.outcome(fault, Date.now() + 1000, req.url ?? '/'), rate, label);
 			return;
 		}
 		write(req, res, outcome, rate, label);

@@ -201,6 +201,12 @@ export interface FaultOptions {
 	htmlNext?: number;
 	/** The next n matching requests never get an answer (socket held until close). */
 	timeoutNext?: number;
+	/** The next n matching requests are answered with a redirect (`redirectStatus`, default 307) to `redirectTo`, before they are handled: nothing is charged. */
+	redirectNext?: number;
+	/** The status of `redirectNext` (301, 302, 303, 307 or 308). */
+	redirectStatus?: number;
+	/** Where `redirectNext` points: an origin, which the request's path and query follow (another host), or `'self'` for the request's own address (a redirect within the origin). */
+	redirectTo?: string;
 	/** The next n matching requests pass untouched before any fault applies: a counted fault (`errorNext`…) then hits the (n+1)-th. */
 	passNext?: number;
 	/** Limit faults to these routes, written "METHOD /path" as in the catalogue (e.g. "POST /generate"). */

@@ -11,6 +11,7 @@ import { inspect } from 'node:util';
 import { startSandbox, type FaultOptions, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { DEFAULT_ACCOUNT_ID } from '../../sandbox/state';
 import { scanDir } from '../../scripts/lib/secret-scan';
+import { startOtherHost, type OtherHost } from '../helpers/redirect-servers';
 
 // ---------------------------------------------------------------------------
 // Log sink (read by scripts/secret-scan.ts)
@@ -102,6 +103,8 @@ export interface Chaos {
 	createDrafts(count: number): string[];
 	/** `count` falls of the balance below CREDITS_THRESHOLD, each followed by a top-up; returns `${transactionId}:${CREDITS_THRESHOLD}`. */
 	creditFalls(count: number): string[];
+	/** Another host, where a redirect fault may point: no request may ever reach it. */
+	elsewhere: OtherHost;
 	close(): Promise<void>;
 }
 
@@ -121,6 +124,7 @@ export async function startChaos(seed: string, options: Partial<SandboxOptions> 
 		for (const w of [...watchers]) w(line);
 	};
 	const sb = await startSandbox({ now: Date.now(), keySeed: seed, ...options, log: onLine });
+	const elsewhere = await startOtherHost();
 	rememberKeys(Object.values(sb.keys));
 	const matches = (route: string, line: AnswerLine) => {
 		const [method, path] = route.split(' ');
@@ -132,6 +136,7 @@ export async function startChaos(seed: string, options: Partial<SandboxOptions> 
 	const chaos: Chaos = {
 		sb,
 		answers,
+		elsewhere,
 		count(route, outcome) {
 			return answers.filter(
 				(a) => matches(route, a) && (outcome === undefined || (typeof outcome === 'string' ? a.outcome === outcome : outcome.test(a.outcome))),
@@ -244,6 +249,7 @@ export async function startChaos(seed: string, options: Partial<SandboxOptions> 
 			}
 			timers.clear();
 			await sb.close();
+			await elsewhere.close();
 		},
 	};
 	return chaos;

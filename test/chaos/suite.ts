@@ -6,7 +6,9 @@
  * and 0 missed trigger fires; credits spent = calls that were charged.
  *
  * Faults are aimed at one request (the n-th to a route) through the sandbox's
- * fault injection, before or after the call was handled (and charged).
+ * fault injection, before or after the call was handled (and charged). A
+ * redirect fault points at another host (which must receive nothing) or at
+ * the request's own address (followed).
  * WORKFLOW_BUSY is injected by marking each new creation workflow busy in the
  * sandbox state for 300 ms; it only exists on creation routes, so the
  * triggers (GET /posts, /calendar, /drafts, /credits) have no WORKFLOW_BUSY
@@ -23,6 +25,7 @@
  * and the assertions count items rather than name them.
  */
 import type { FaultOptions, RetryHeader } from '../../sandbox/server';
+import { REDIRECT_STATUSES } from '../../shared/redirects';
 import { CREDITS_THRESHOLD, MILESTONE_LIKES, startChaos, type Chaos } from './harness';
 import type { ActionRun, Driver, DriverContext, PollResult, TriggerPoller } from './drivers/types';
 
@@ -79,6 +82,32 @@ function ambiguousCases(): ActionCase[] {
 	return out;
 }
 
+/** A redirect of the 2nd /generate: to another host it fails that item alone, uncharged; to its own address it is followed. */
+function redirectCases(): ActionCase[] {
+	return [...REDIRECT_STATUSES].flatMap((status): ActionCase[] => [
+		{
+			name: `redirect ${status} to another host (nothing sent there, nothing charged)`,
+			setup: (c) => c.faultNth(GENERATE, 2, { redirectNext: 1, redirectStatus: status, redirectTo: c.elsewhere.origin }),
+			failed: [1],
+			error: new RegExp(`answered ${status} [A-Za-z ]+, pointing to http://localhost:\\d+/api/v1/generate`),
+			credits: N - 1,
+			requests: N,
+		},
+		// A 303 within the origin is followed with a GET, which /generate does not answer: a case of its own would test the sandbox.
+		...(status === 303
+			? []
+			: [
+					{
+						name: `redirect ${status} to its own address (followed)`,
+						setup: (c: Chaos) => c.faultNth(GENERATE, 2, { redirectNext: 1, redirectStatus: status, redirectTo: 'self' }),
+						failed: [],
+						credits: N,
+						requests: N + 1,
+					},
+				]),
+	]);
+}
+
 const ACTION_CASES: ActionCase[] = [
 	...(['seconds', 'http-date', 'reset'] as const).map(
 		(h): ActionCase => ({
@@ -91,6 +120,7 @@ const ACTION_CASES: ActionCase[] = [
 		}),
 	),
 	...ambiguousCases(),
+	...redirectCases(),
 	{
 		name: 'key revoked mid-run (after the 2nd item)',
 		setup: (c, key) => c.afterAnswer(GENERATE, '200', 2, () => c.revoke(key)),
@@ -167,6 +197,17 @@ const TRIGGER_CASES: TriggerCase[] = [
 		quiet: [1],
 	},
 	{ name: 'HTML error page', before: (c, route, round) => round === 1 && c.faultNth(route, 1, { htmlNext: 1 }) },
+	...[...REDIRECT_STATUSES].flatMap((status): TriggerCase[] => [
+		{
+			name: `redirect ${status} to another host (the poll fails and says so; the next one catches up)`,
+			before: (c, route, round) => round === 1 && c.faultNth(route, 1, { redirectNext: 1, redirectStatus: status, redirectTo: c.elsewhere.origin }),
+			mustFail: { rounds: [1], error: new RegExp(`answered ${status} [A-Za-z ]+, pointing to http://localhost`) },
+		},
+		{
+			name: `redirect ${status} to its own address (followed)`,
+			before: (c, route, round) => round === 1 && c.faultNth(route, 1, { redirectNext: 1, redirectStatus: status, redirectTo: 'self' }),
+		},
+	]),
 	{
 		name: 'key revoked mid-run, then replaced by the user',
 		before: (c, _route, round, swapKey) => {
@@ -282,6 +323,7 @@ function matrix(driver: Driver, seed: string): void {
 			expect(chaos.sb.stats.byRoute[GENERATE]).toBe(typeof kase.requests === 'function' ? kase.requests(driver) : kase.requests);
 			expect(chaos.sb.stats.creditsSpent).toBe(kase.credits);
 			expect(chaos.sb.stats.paidCalls).toBe(kase.credits);
+			expect(chaos.elsewhere.requests).toEqual([]);
 			// Every successful item carries the balance it left.
 			for (const o of run.outcomes.filter((x) => x.ok)) expect(typeof o.json?.creditsRemaining).toBe('number');
 		});
@@ -364,6 +406,7 @@ function matrix(driver: Driver, seed: string): void {
 				expect([...fired].sort()).toEqual([...expected].sort());
 				noKeyIn(results.map((r) => ('error' in r ? r.error : undefined)), chaos.sb.keys.full);
 				expect(chaos.sb.stats.creditsSpent).toBe(0);
+				expect(chaos.elsewhere.requests).toEqual([]);
 			});
 		});
 	}

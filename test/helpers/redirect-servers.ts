@@ -55,17 +55,35 @@ function record(req: http.IncomingMessage, into: SeenRequest[]): Promise<SeenReq
 	});
 }
 
-export async function startRedirectServers(): Promise<RedirectServers> {
-	const front: SeenRequest[] = [];
-	const elsewhere: SeenRequest[] = [];
-	const other = http.createServer(async (req, res) => {
-		await record(req, elsewhere);
-		// Answers as the service would, so that a client that followed would look "successful".
+/** Another host: records every request that reaches it, and answers as the service would, so that a client that followed would look "successful". */
+export interface OtherHost {
+	/** Its origin as `localhost` (the servers of the tests are addressed as 127.0.0.1). */
+	origin: string;
+	requests: SeenRequest[];
+	close(): Promise<void>;
+}
+
+async function close(server: http.Server): Promise<void> {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+export async function startOtherHost(): Promise<OtherHost> {
+	const requests: SeenRequest[] = [];
+	const server = http.createServer(async (req, res) => {
+		await record(req, requests);
 		const answer = ANSWERS[(req.url ?? '').replace(/^\/api\/v1/, '').split('?')[0]] ?? {};
 		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
 	});
-	const otherPort = await listen(other);
-	const elsewhereOrigin = `http://localhost:${otherPort}`;
+	const port = await listen(server);
+	return { origin: `http://localhost:${port}`, requests, close: () => close(server) };
+}
+
+export async function startRedirectServers(): Promise<RedirectServers> {
+	const front: SeenRequest[] = [];
+	const other = await startOtherHost();
+	const elsewhere = other.requests;
+	const elsewhereOrigin = other.origin;
 	const server = http.createServer(async (req, res) => {
 		const seen = await record(req, front);
 		const m = /^\/r(\d{3})-(elsewhere|same)(\/moved)?\/api\/v1(\/[^?]*)(\?.*)?$/.exec(seen.url);
@@ -82,10 +100,8 @@ export async function startRedirectServers(): Promise<RedirectServers> {
 		front,
 		elsewhere,
 		close: async () => {
-			for (const s of [server, other]) {
-				s.closeAllConnections();
-				await new Promise<void>((resolve) => s.close(() => resolve()));
-			}
+			await close(server);
+			await other.close();
 		},
 	};
 }
