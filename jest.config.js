@@ -5,8 +5,9 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	// The chaos suite (about a minute of real waits) runs on its own: npm run test:chaos; so do the
-	// verification projects on the built package and the workflows (npm run verify:n8n, validate:workflows).
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/', '<rootDir>/test/verify/'],
+	// verification projects on the built package and the workflows (npm run verify:n8n, validate:workflows),
+	// and the statistical sweep of S8 over 30 seeds (npm run test:grid, about 30 s of one core).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/', '<rootDir>/test/verify/', '<rootDir>/test/grid/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts'],

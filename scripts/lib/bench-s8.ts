@@ -63,10 +63,10 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 /**
  * Runs of each three-process case; the case's wall is their mean. Three real processes move by about ± 0.1 × from
  * run to run: which one wins the first crowding (10 calls a window split 4/3/3) keeps that share, and the others
- * finish seconds after it. On virtual time over 30 seeds (test/shared/pacing-grid-runs.test.ts), a whole S8 misses
- * the 5 % comparison with `Retry-After` alone somewhere in 59 % of its runs with one run a case, where the forms'
- * expected walls differ by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in 11 %, the mean of 5
- * in 2 %.
+ * finish seconds after it. On virtual time over 30 seeds (test/grid/pacing-grid-runs.test.ts, npm run test:grid),
+ * a whole S8 misses the 5 % comparison with `Retry-After` alone somewhere in 59 % of its runs with one run a case,
+ * where the forms' expected walls differ by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in
+ * 11 %, the mean of 5 in 2 %.
  */
 export const S8_PROCESS_RUNS = 5;
 

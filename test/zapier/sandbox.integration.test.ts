@@ -150,15 +150,34 @@ describe('creates', () => {
 	});
 
 	test('Create Guided Post stays inside Zapier’s 30 s on a slow service, and names the workflow', async () => {
-		// Each creation operation takes 13 s: the run stops at its 25 s deadline, in the middle of "prepare".
-		sb.configure({ creationLatencyMs: 13_000 });
+		// A slow service, on the app's clock: "start" takes 23 s (it answers at once, and the app's clock is moved on
+		// to 23 s after the step began as it answers), then "prepare" takes 5 s for real. The run stops at its 25 s
+		// deadline, in the middle of "prepare": that request's timeout is cut to the 2 s left. Were it not, "prepare"
+		// would answer at 28 s and the run stop before "write". (Waiting 13 s a step for real made this test 25 s long.)
+		const realNow = Date.now.bind(Date);
+		let shift = 0;
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
 		const started = Date.now();
-		const e = details(await rejection(run('creates', 'createPostGuided', full({ topic: 'Slow service' }))));
-		const elapsed = Date.now() - started;
-		expect(elapsed).toBeLessThan(27_000);
-		expect(e.code).toBe('GUIDED_INCOMPLETE');
-		expect(e.message).toMatch(/^Create Guided Post stopped at the "prepare" step of workflow wf_\w+: POST \/creation\/prepare timed out/);
-	}, 40_000);
+		sb.configure({
+			log: (line) => {
+				if (!/\/creation\/ideas -> 200$/.test(line)) return;
+				shift = started + 23_000 - realNow();
+				sb.configure({ creationLatencyMs: 5_000 });
+			},
+		});
+		try {
+			const e = details(await rejection(run('creates', 'createPostGuided', full({ topic: 'Slow service' }))));
+			const elapsed = Date.now() - started;
+			expect(shift).toBeGreaterThan(0);
+			expect(elapsed).toBeGreaterThan(24_000);
+			expect(elapsed).toBeLessThan(27_000);
+			expect(e.code).toBe('GUIDED_INCOMPLETE');
+			expect(e.message).toMatch(/^Create Guided Post stopped at the "prepare" step of workflow wf_\w+: POST \/creation\/prepare timed out/);
+		} finally {
+			jest.restoreAllMocks();
+			sb.configure({ log: () => undefined });
+		}
+	});
 });
 
 describe('searches', () => {
@@ -233,7 +252,8 @@ describe('limits and busy workflows against the sandbox', () => {
 
 	test('WORKFLOW_BUSY: two steps on one workflow at once both succeed, the second after a retry', async () => {
 		const started = await run('creates', 'startPostCreation', full({ topic: 'Busy workflows' }));
-		sb.configure({ creationLatencyMs: 1_500 });
+		// The first holds the workflow 0.8 s; the second, refused with Retry-After: 1, comes back after it is done.
+		sb.configure({ creationLatencyMs: 800 });
 		const [a, b] = await Promise.all([
 			run('creates', 'preparePost', full({ workflowId: started.workflowId, ideaId: started.firstIdeaId })),
 			run('creates', 'preparePost', full({ workflowId: started.workflowId, ideaId: started.firstIdeaId })),
