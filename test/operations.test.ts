@@ -1,6 +1,6 @@
 /**
  * Adding an operation (CONTRIBUTING.md, "Adding an operation"): one catalogue entry in
- * shared/catalogue.ts, then one place per platform and one sandbox handler.
+ * shared/catalogue/ (its resource's file and index.ts), then one place per platform and one sandbox handler.
  * This test walks every catalogue operation through every place and, when one
  * is forgotten, fails with the file to edit.
  */

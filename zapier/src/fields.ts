@@ -1,6 +1,6 @@
 /**
  * Zapier fields, samples and output fields derived from the operation
- * catalogue (shared/catalogue.ts). No field list is written twice: a create
+ * catalogue (shared/catalogue/). No field list is written twice: a create
  * or search names its catalogue operation and, at most, overrides a field.
  */
 import type { PlainInputField, PlainOutputField } from 'zapier-platform-core';

@@ -4,7 +4,7 @@
  * Filters collections, Return All / Limit of the lists, then the Options
  * collection. No field of an API operation is written by hand here: names,
  * labels, descriptions, defaults, bounds, suggestions and dropdown sources all
- * come from the catalogue (shared/catalogue.ts) through field-properties.ts.
+ * come from the catalogue (shared/catalogue/) through field-properties.ts.
  * Operations only pass overrides for what is specific to n8n (an expression
  * default, a field made optional because the node fills it).
  */

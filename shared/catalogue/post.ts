@@ -1,0 +1,157 @@
+/**
+ * The post resource's operations: generate, analyze, rewrite, predict the virality of a text, and list
+ * the published posts (in the catalogue's order, listPosts comes after the drafts: see index.ts).
+ */
+import type { AnalyzeOutput, GenerateOutput, Post, RewriteOutput, ViralityOutput } from '../types';
+import { instructionField, scheduledAtField, TEXT_MAX, textField } from './common';
+import { op } from './spec';
+
+const SAMPLE_POST = {
+	id: 'pst_41d9e0',
+	text: 'We cut our onboarding time in half. Here is how…',
+	publishedAt: '2026-11-20T08:30:00.000Z',
+	metrics: { likes: 182, comments: 24, shares: 11, impressions: 9420 },
+	draftId: 'drf_77aa01',
+};
+
+export const POST_OPERATIONS = {
+	generatePost: op<GenerateOutput>()({
+		key: 'generatePost',
+		resource: 'post',
+		action: 'generate',
+		name: 'Generate Post',
+		description: 'Generates post proposals from a prompt; by default the first one is saved as a draft.',
+		method: 'POST',
+		path: '/generate',
+		scope: 'posts:generate',
+		cost: 1,
+		fields: [
+			{
+				name: 'prompt',
+				label: 'Prompt',
+				description: 'What the post should be about.',
+				type: 'text',
+				in: 'body',
+				required: true,
+				maxLength: TEXT_MAX,
+				placeholder: 'e.g. Why we moved our team to a four-day week',
+			},
+			{
+				name: 'numProposals',
+				label: 'Number of Proposals',
+				description: 'How many proposals to generate, from 1 to 10.',
+				type: 'integer',
+				in: 'body',
+				default: 1,
+				min: 1,
+				max: 10,
+			},
+			{
+				name: 'saveDraft',
+				label: 'Save as Draft',
+				description: 'Whether the service saves the first proposal as a draft.',
+				type: 'boolean',
+				in: 'body',
+				default: true,
+			},
+			scheduledAtField,
+		],
+		sample: {
+			proposals: ['Three lessons from shipping our API in public…'],
+			draftId: 'drf_8c1f2a',
+			creditsRemaining: 41,
+		},
+		outputFields: [
+			{ key: 'proposals[]', label: 'Proposals' },
+			{ key: 'draftId', label: 'Draft ID' },
+			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
+		],
+	}),
+	analyzePost: op<AnalyzeOutput>()({
+		key: 'analyzePost',
+		resource: 'post',
+		action: 'analyze',
+		name: 'Analyze Post',
+		description: 'Detects the writing rules and tactics used in a text.',
+		method: 'POST',
+		path: '/analyze',
+		scope: 'posts:generate',
+		cost: 1,
+		fields: [textField],
+		sample: {
+			rules: ['Short first line', 'One idea per paragraph'],
+			tactics: ['Curiosity hook', 'Concrete number'],
+			summary: 'A clear hook followed by three concrete lessons.',
+			creditsRemaining: 40,
+		},
+		outputFields: [
+			{ key: 'rules[]', label: 'Rules' },
+			{ key: 'tactics[]', label: 'Tactics' },
+			{ key: 'summary', label: 'Summary' },
+			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
+		],
+	}),
+	rewritePost: op<RewriteOutput>()({
+		key: 'rewritePost',
+		resource: 'post',
+		action: 'rewrite',
+		name: 'Rewrite Post',
+		description: 'Rewrites a text according to an instruction, for example punchier or shorter.',
+		method: 'POST',
+		path: '/rewrite',
+		scope: 'posts:generate',
+		cost: 1,
+		fields: [textField, instructionField],
+		sample: {
+			text: 'We halved onboarding time. Three changes did it.',
+			instruction: 'Make it punchier',
+			creditsRemaining: 39,
+		},
+		outputFields: [
+			{ key: 'text', label: 'Rewritten Text' },
+			{ key: 'instruction', label: 'Instruction' },
+			{ key: 'creditsRemaining', label: 'Credits Remaining', type: 'integer' },
+		],
+	}),
+	predictVirality: op<ViralityOutput>()({
+		key: 'predictVirality',
+		resource: 'post',
+		action: 'predictVirality',
+		name: 'Predict Post Virality',
+		description: 'Predicts a virality score for a text.',
+		method: 'POST',
+		path: '/virality',
+		scope: 'posts:generate',
+		cost: 0,
+		fields: [textField],
+		sample: { score: 72, level: 'high', factors: ['Strong hook', 'Concrete numbers'] },
+		outputFields: [
+			{ key: 'score', label: 'Virality Score', type: 'number' },
+			{ key: 'level', label: 'Level' },
+			{ key: 'factors[]', label: 'Factors' },
+		],
+	}),
+	listPosts: op<Post[]>()({
+		key: 'listPosts',
+		resource: 'post',
+		action: 'getMany',
+		name: 'Get Many Published Posts',
+		description: 'Lists published posts with their engagement metrics, newest first.',
+		method: 'GET',
+		path: '/posts',
+		scope: 'posts:read',
+		cost: 0,
+		fields: [],
+		list: { keys: ['posts'] },
+		sample: SAMPLE_POST,
+		outputFields: [
+			{ key: 'id', label: 'Post ID' },
+			{ key: 'text', label: 'Text' },
+			{ key: 'publishedAt', label: 'Published At', type: 'datetime' },
+			{ key: 'metrics__likes', label: 'Likes', type: 'integer' },
+			{ key: 'metrics__comments', label: 'Comments', type: 'integer' },
+			{ key: 'metrics__shares', label: 'Shares', type: 'integer' },
+			{ key: 'metrics__impressions', label: 'Impressions', type: 'integer' },
+		],
+	}),
+} as const;
