@@ -9,8 +9,7 @@
 import type { OperationKey } from '../shared/catalogue';
 import { ApiError, errorBody } from './errors';
 import type { Outcome } from './errors';
-import type { SandboxOptions } from './types';
-import type { QuotaRule, Quotas } from './types';
+import type { SandboxOptions, QuotaRule, Quotas } from './types';
 import type { KeyRecord } from './records';
 import { mulberry32 } from './random';
 

@@ -4,8 +4,8 @@
  * bearer token (401) and the scope check of a key (403).
  */
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES } from '../shared/types';
-import type { Scope } from '../shared/types';
+import { ALL_SCOPES } from '../shared/base';
+import type { Scope } from '../shared/base';
 import { DAY_MS } from './clock';
 import { ApiError } from './errors';
 import { keyRefusal } from './faults';

@@ -1,7 +1,7 @@
 /**
  * List shapes and paging of the sandbox (option `listShape`). The spec does
  * not show how lists are paged, so the sandbox can page them as the common
- * conventions do, to prove that the clients follow each (shared/lists.ts):
+ * conventions do, to prove that the clients follow each (shared/lists/conventions.ts):
  *
  * - `data-cursor` (default): `{data, nextCursor}`, `?cursor=`;
  * - `bare`: the whole array, no paging;

@@ -3,7 +3,7 @@
  * hold (drafts, posts, inspirations, writing profiles, credit transactions),
  * and the creation workflows. Types only; state.ts keeps the records.
  */
-import type { Scope } from '../shared/types';
+import type { Scope } from '../shared/base';
 import type { IdeaText, QuestionText } from './creation-text';
 
 export interface KeyRecord {

@@ -1,6 +1,6 @@
 /**
  * The local sandbox: a node:http server implementing API v1 on 127.0.0.1,
- * routed from the operation catalogue (shared/catalogue.ts), with in-memory
+ * routed from the operation catalogue (shared/catalogue/), with in-memory
  * state, a controllable clock, rate limits and fault injection.
  * The choices it makes where the spec says "not shown" are listed in README.md.
  * This file holds startSandbox(): the HTTP server, start/stop, the handle and
@@ -10,8 +10,7 @@
  */
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { Socket, AddressInfo } from 'node:net';
 import { ApiError, errorBody } from './errors';
 import type { ErrorShape } from './errors';
 import { DEFAULT_QUOTAS, createFaults } from './faults';

@@ -2,7 +2,7 @@
  * Record shapes of the sandbox (option `recordShape`). The spec shows no
  * record shapes, so a real service may make other plausible choices than the
  * sandbox's own; these modes serve the same data as two such services would,
- * to prove that the client reads them all (shared/records.ts):
+ * to prove that the client reads them all (shared/records/post-records.ts):
  *
  * - `native` (default): the shapes in README.md, camelCase, ISO 8601 dates.
  * - `snake`: every key of every 2xx body in snake_case, every date as epoch

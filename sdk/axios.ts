@@ -4,11 +4,11 @@
  */
 import axios, { type AxiosInstance } from 'axios';
 import { createHash } from 'node:crypto';
-import { BRAND } from '../shared/brand';
+import { BRAND } from '../shared/base';
 import { PostWriterClient, type ClientOptions } from '../shared/client';
 import { Pacer, PacerRegistry } from '../shared/pacing';
-import { normaliseBaseUrl } from '../shared/validate';
-import type { Send, Sleep } from '../shared/transport';
+import { normaliseBaseUrl } from '../shared/catalogue';
+import type { Send, Sleep } from '../shared/base';
 
 export function createAxiosSend(apiKey: string, instance: AxiosInstance = axios.create()): Send {
 	return async (request) => {

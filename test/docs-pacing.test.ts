@@ -1,19 +1,13 @@
 /**
  * The README's "Items in parallel" section states the pacing's figures in prose a user can follow; each one is
- * checked here against the constant it describes (shared/rate-controller.ts, quota-window.ts, room-signal.ts,
+ * checked here against the constant it describes (shared/pacing/rate-controller.ts, quota-window.ts, room-signal.ts,
  * refusal-hold.ts, in-flight.ts, pacing.ts, pacer-registry.ts), so that a tuned constant cannot leave the docs
  * behind (the section once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { AUTO_IN_FLIGHT } from '../shared/in-flight';
-import { JITTER } from '../shared/pacing';
-import { DELAY_PRECISION_MS, TAIL_STEP_MIN_MS } from '../shared/refusal-hold';
-import { REGISTRY_DEFAULTS } from '../shared/pacer-registry';
-import { COMMON_WINDOW_MS, WINDOW_MARGIN } from '../shared/quota-window';
-import { ROOM_SHARE } from '../shared/room-signal';
-import { RATE_DEFAULTS } from '../shared/rate-controller';
+import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS } from '../shared/pacing';
 
 const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 const HEADING = '#### Items in parallel, and one quota per key: Options › Concurrency';

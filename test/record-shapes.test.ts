@@ -7,7 +7,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { RECORD_READERS } from '../shared/parse';
+import { RECORD_READERS } from '../shared/records';
 import type { RecordKind } from '../shared/records';
 import { simplifyPost } from '../n8n/nodes/PostWriter/actions/post/getMany.operation';
 import { RECORD_CASES, SCHEDULED, SHAPES } from './helpers/record-shapes';

@@ -1,6 +1,6 @@
 /**
  * Adding a trigger (CONTRIBUTING.md, "Adding a trigger", under "Adding an
- * operation"): one declaration in shared/triggers.ts and its pure event
+ * operation"): one declaration in shared/triggers/trigger-catalogue.ts and its pure event
  * logic in shared/; both platforms run every event of the catalogue, with no
  * line of their own. This test walks every trigger event through every place
  * and, when one is forgotten, fails with the file to edit. It also
@@ -15,8 +15,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { PlainInputField } from 'zapier-platform-core';
 
 import { PostWriterTrigger } from '../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
-import { TRIGGER_EVENTS } from '../shared/poll-reader';
-import { TRIGGER_KEYS, getTrigger } from '../shared/triggers';
+import { TRIGGER_EVENTS, TRIGGER_KEYS, getTrigger } from '../shared/triggers';
 import type { TriggerKey } from '../shared/triggers';
 import App from '../zapier/src';
 
@@ -38,8 +37,8 @@ interface Named {
 function missingPlaces({ key, name, label }: Named): string[] {
 	const missing: string[] = [];
 	const event = node.properties.find((p) => p.name === 'event');
-	if (!event?.options?.some((o) => 'value' in o && o.value === key)) missing.push(`${key}: its declaration in shared/triggers.ts (TRIGGERS)`);
-	if (!(key in TRIGGER_EVENTS)) missing.push(`${key}: its poll in shared/poll-reader.ts (TRIGGER_EVENTS: config, poll, test, candidates)`);
+	if (!event?.options?.some((o) => 'value' in o && o.value === key)) missing.push(`${key}: its declaration in shared/triggers/trigger-catalogue.ts (TRIGGERS)`);
+	if (!(key in TRIGGER_EVENTS)) missing.push(`${key}: its poll in shared/triggers/events.ts (TRIGGER_EVENTS: config, poll, test, candidates)`);
 	const n8nTest = `test/n8n/nodes/PostWriterTrigger/${key}.test.ts`;
 	if (!exists(n8nTest)) missing.push(`${key}: its n8n test ${n8nTest} (test/n8n/helpers/trigger-sandbox.ts gives the setup)`);
 	if (!read('test/zapier/dedupe.test.ts').includes(`run('triggers', '${key}'`)) missing.push(`${key}: its case under Zapier's dedupe in test/zapier/dedupe.test.ts`);
@@ -63,8 +62,8 @@ test('both platforms offer every event of the catalogue with no line of their ow
 
 test('the check names the places of a trigger that is wired nowhere', () => {
 	expect(missingPlaces({ key: 'summaryReady', name: 'Summary Ready', label: 'New Summary' })).toEqual([
-		'summaryReady: its declaration in shared/triggers.ts (TRIGGERS)',
-		'summaryReady: its poll in shared/poll-reader.ts (TRIGGER_EVENTS: config, poll, test, candidates)',
+		'summaryReady: its declaration in shared/triggers/trigger-catalogue.ts (TRIGGERS)',
+		'summaryReady: its poll in shared/triggers/events.ts (TRIGGER_EVENTS: config, poll, test, candidates)',
 		'summaryReady: its n8n test test/n8n/nodes/PostWriterTrigger/summaryReady.test.ts (test/n8n/helpers/trigger-sandbox.ts gives the setup)',
 		"summaryReady: its case under Zapier's dedupe in test/zapier/dedupe.test.ts",
 		'summaryReady: its paragraph in the Trigger section of README.md (**Summary Ready**)',

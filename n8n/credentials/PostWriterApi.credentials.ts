@@ -1,8 +1,8 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { BRAND } from '../shared/brand';
+import { BRAND } from '../shared/base';
 import { OPERATIONS } from '../shared/catalogue';
-import { REDIRECT_STATUSES } from '../shared/redirects';
+import { REDIRECT_STATUSES } from '../shared/client';
 
 /** The credentials section of the package README (n8n/README.md), in the repository BRAND.docsUrl names. */
 const CREDENTIAL_DOCS_URL = `${BRAND.docsUrl.replace(/#.*$/, '')}/tree/main/n8n#credentials`;
@@ -60,7 +60,7 @@ export class PostWriterApi implements ICredentialType {
 			baseURL: TEST_BASE_URL,
 			url: PROFILE.path,
 			method: PROFILE.method,
-			// The test follows no redirect, so the key never leaves for another address (the node's requests follow only same-origin ones: shared/redirects.ts).
+			// The test follows no redirect, so the key never leaves for another address (the node's requests follow only same-origin ones: shared/client/redirects.ts).
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		},

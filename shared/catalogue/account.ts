@@ -1,7 +1,7 @@
 /**
  * The account resource's operations: the account's profile and its credits.
  */
-import type { AccountProfile, CreditsOutput } from '../types';
+import type { AccountProfile, CreditsOutput } from '../base';
 import { SAMPLE_PROFILE, SAMPLE_TIME } from './common';
 import { op } from './spec';
 

@@ -1,7 +1,7 @@
 /**
  * The calendar resource's operation: the editorial calendar between two dates.
  */
-import type { CalendarOutput } from '../types';
+import type { CalendarOutput } from '../base';
 import { SAMPLE_DRAFT } from './common';
 import { op } from './spec';
 

@@ -2,7 +2,7 @@
  * The creation resource's operations, the steps of the guided creation workflow: start (ideas), prepare
  * (questions), write, validate and refine.
  */
-import type { IdeasOutput, PrepareOutput, RefineOutput, ValidateOutput, WriteOutput } from '../types';
+import type { IdeasOutput, PrepareOutput, RefineOutput, ValidateOutput, WriteOutput } from '../base';
 import { instructionField, TEXT_MAX } from './common';
 import { op } from './spec';
 

@@ -1,7 +1,7 @@
 /**
  * The draft resource's operations: list the drafts and scheduled posts, create a draft.
  */
-import type { Draft } from '../types';
+import type { Draft } from '../base';
 import { SAMPLE_DRAFT, scheduledAtField, textField } from './common';
 import { op } from './spec';
 

@@ -1,5 +1,5 @@
 /**
- * Create Guided Post: a node-only composite of the creation operations (run by shared/guided.ts), its
+ * Create Guided Post: a node-only composite of the creation operations (run by shared/client/guided.ts), its
  * fields as both platforms show them.
  */
 import { CREATION_OPERATIONS } from './creation';

@@ -1,7 +1,7 @@
 /**
  * The inspiration resource's operation: search the saved inspiring posts.
  */
-import type { Inspiration } from '../types';
+import type { Inspiration } from '../base';
 import { op } from './spec';
 
 export const INSPIRATION_OPERATIONS = {

@@ -2,7 +2,7 @@
  * The post resource's operations: generate, analyze, rewrite, predict the virality of a text, and list
  * the published posts (in the catalogue's order, listPosts comes after the drafts: see index.ts).
  */
-import type { AnalyzeOutput, GenerateOutput, Post, RewriteOutput, ViralityOutput } from '../types';
+import type { AnalyzeOutput, GenerateOutput, Post, RewriteOutput, ViralityOutput } from '../base';
 import { instructionField, scheduledAtField, TEXT_MAX, textField } from './common';
 import { op } from './spec';
 

@@ -2,7 +2,7 @@
  * The catalogue's vocabulary: what an operation entry and its fields are made of (the types every
  * resource's file writes its entries in), and `op`, which ties an entry to the type of its output.
  */
-import type { Scope } from '../types';
+import type { Scope } from '../base';
 
 export type HttpMethod = 'GET' | 'POST';
 

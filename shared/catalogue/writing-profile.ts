@@ -1,7 +1,7 @@
 /**
  * The writing profile resource's operations: list the account's writing profiles, activate one.
  */
-import type { ActivateOutput, WritingProfile } from '../types';
+import type { ActivateOutput, WritingProfile } from '../base';
 import { SAMPLE_PROFILE } from './common';
 import { op } from './spec';
 

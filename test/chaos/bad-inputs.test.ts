@@ -15,7 +15,7 @@ import { CUSTOM } from '../../n8n/nodes/PostWriter/helpers/layout';
 import { poll, runNode, runNodeError } from '../n8n/helpers/context';
 import { bundle, details, run, runAuthTest } from '../zapier/helpers';
 import { createStandaloneClient } from '../../sdk';
-import { REDIRECT_STATUSES } from '../../shared/redirects';
+import { REDIRECT_STATUSES } from '../../shared/client';
 import { REDIRECT_TEST_KEY, useRedirectServers, type RedirectKind } from '../helpers/redirect-servers';
 import { record } from './harness';
 

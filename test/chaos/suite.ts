@@ -25,7 +25,7 @@
  * and the assertions count items rather than name them.
  */
 import type { FaultOptions, RetryHeader } from '../../sandbox/server';
-import { REDIRECT_STATUSES } from '../../shared/redirects';
+import { REDIRECT_STATUSES } from '../../shared/client';
 import { CREDITS_THRESHOLD, MILESTONE_LIKES, startChaos, type Chaos } from './harness';
 import type { ActionRun, Driver, DriverContext, PollResult, TriggerPoller } from './drivers/types';
 

@@ -6,7 +6,7 @@
  */
 import { PostWriterClient } from '../../shared/client';
 import { Pacer } from '../../shared/pacing';
-import type { RateControllerOptions } from '../../shared/rate-controller';
+import type { RateControllerOptions } from '../../shared/pacing';
 import { gridLimitMs, type GridCase, type GridResult, GRID_QUOTA } from '../../scripts/lib/pacing-grid';
 import { fakeService, pool, virtualTime } from './virtual-time';
 

@@ -189,5 +189,5 @@ export const RECORD_CASES: RecordCase[] = [
 	},
 ];
 
-/** The kinds the table covers: every reader of shared/records.ts. */
+/** The kinds the table covers: every reader of shared/records/post-records.ts. */
 export const KINDS_COVERED = RECORD_CASES.map((c) => c.kind);

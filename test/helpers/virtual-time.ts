@@ -5,7 +5,7 @@
  * on /generate with the headers of your choice, a credit balance).
  * Nothing waits for real time; a run that can never finish throws.
  */
-import type { HttpRequest, HttpResponse } from '../../shared/transport';
+import type { HttpRequest, HttpResponse } from '../../shared/base';
 
 export interface VirtualTime {
 	now(): number;

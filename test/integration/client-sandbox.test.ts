@@ -1,9 +1,8 @@
 /**
  * The client (axios transport) against the real sandbox on 127.0.0.1, random port.
  */
-import { PostWriterClient } from '../../shared/client';
+import { PostWriterClient, runGuided } from '../../shared/client';
 import { AuthenticationError, MissingScopeError, NetworkError, ServerError, TimeoutError, WorkflowStateError } from '../../shared/errors';
-import { runGuided } from '../../shared/guided';
 import { createAxiosSend, createStandaloneClient } from '../../sdk';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 

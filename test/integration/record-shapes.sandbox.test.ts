@@ -14,7 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
 import type { ErrorShape, RecordShape, Sandbox } from '../../sandbox';
-import { runGuided } from '../../shared/guided';
+import { runGuided } from '../../shared/client';
 import { createStandaloneClient } from '../../sdk';
 import type { Credentials } from '../n8n/helpers/context';
 import { newTransport, poll, runNode } from '../n8n/helpers/context';

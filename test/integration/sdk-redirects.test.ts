@@ -4,7 +4,7 @@
  * host is never reached; one within the Base URL's origin is followed.
  */
 import { RedirectError, createStandaloneClient } from '../../sdk';
-import { REDIRECT_STATUSES } from '../../shared/redirects';
+import { REDIRECT_STATUSES } from '../../shared/client';
 import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../helpers/redirect-servers';
 import { caught } from '../helpers/fake';
 

@@ -11,11 +11,9 @@ import { PostWriterApi } from '../../n8n/credentials/PostWriterApi.credentials';
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
 import { compareLabels } from '../../n8n/nodes/PostWriter/helpers/wording';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
-import { BRAND } from '../../shared/brand';
-import { OPERATION_KEYS, getOperation, spendsCredits } from '../../shared/catalogue';
-import { normaliseBaseUrl } from '../../shared/validate';
-import { MILESTONE_METRICS, OTHER_METRIC } from '../../shared/event-state';
-import { TRIGGER_KEYS, getTrigger } from '../../shared/triggers';
+import { BRAND } from '../../shared/base';
+import { OPERATION_KEYS, getOperation, spendsCredits, normaliseBaseUrl } from '../../shared/catalogue';
+import { MILESTONE_METRICS, OTHER_METRIC, TRIGGER_KEYS, getTrigger } from '../../shared/triggers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const node = new PostWriter().description;

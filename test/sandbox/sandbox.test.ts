@@ -6,10 +6,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startSandbox } from '../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../sandbox';
-import { createClient } from '../../shared/client';
+import { createClient, parseRetryDelay, readRateLimit } from '../../shared/client';
 import { extractErrorInfo } from '../../shared/errors';
-import { parseRetryDelay, readRateLimit } from '../../shared/response';
-import type { HttpResponse, Send } from '../../shared/transport';
+import type { HttpResponse, Send } from '../../shared/base';
 import { normaliseList } from '../../shared/lists';
 
 const T0 = Date.parse('2026-11-21T09:00:00.000Z');

@@ -1,7 +1,7 @@
-/** The product name lives in shared/brand.ts; the package names must agree with it. */
+/** The product name lives in shared/base/brand.ts; the package names must agree with it. */
 import { readFileSync, existsSync } from 'fs';
 import { join } from 'path';
-import { BRAND } from '../../shared/brand';
+import { BRAND } from '../../shared/base';
 
 const root = join(__dirname, '..', '..');
 

@@ -14,7 +14,7 @@ import {
 	extractErrorInfo,
 	redact,
 } from '../../shared/errors';
-import { parseRetryDelay } from '../../shared/response';
+import { parseRetryDelay } from '../../shared/client';
 import { TEST_KEY, caught, nockClient } from '../helpers/fake';
 
 const HOST = 'https://api.test.example';

@@ -1,17 +1,17 @@
-/** The pure state of Post Metric Milestone, New Draft and Credits Low (shared/event-state.ts). */
+/** The pure state of Post Metric Milestone, New Draft and Credits Low (shared/triggers: milestone-state.ts, new-draft-state.ts, credits-low-state.ts). */
 import {
 	MAX_MILESTONE_POSTS,
 	crossings,
 	ledger,
-	metricValue,
 	milestoneConfig,
 	selectCreditsLow,
 	selectMilestones,
 	selectNewDrafts,
 	selectSince,
-	timeOf,
-} from '../../shared/event-state';
-import type { CreditTransaction } from '../../shared/types';
+} from '../../shared/triggers';
+import { metricValue } from '../../shared/records';
+import { timeOf } from '../../shared/base';
+import type { CreditTransaction } from '../../shared/base';
 
 const T = Date.parse('2026-11-21T09:00:00.000Z');
 const DAY = 86_400_000;

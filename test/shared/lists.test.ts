@@ -1,7 +1,5 @@
 import nock from 'nock';
-import { LIST_HARD_CAP } from '../../shared/client';
-import { newWalk, stallMessage, stepWalk } from '../../shared/list-walk';
-import { normaliseCalendar, normaliseList } from '../../shared/lists';
+import { LIST_HARD_CAP, newWalk, stallMessage, stepWalk, normaliseCalendar, normaliseList } from '../../shared/lists';
 import { readCalendarEntry } from '../../shared/records';
 import { nockClient } from '../helpers/fake';
 

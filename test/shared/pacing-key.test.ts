@@ -1,5 +1,5 @@
 /**
- * One key, many runs (shared/pacing.ts), on virtual time: the registry that
+ * One key, many runs (shared/pacing/pacer.ts), on virtual time: the registry that
  * gives every run on a key the same pacing, round robin across the parties
  * (executions) of a key, clients that share nothing but the server, and the
  * pause after a refusal. The whole grid of forms × latencies × clients is

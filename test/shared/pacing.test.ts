@@ -1,13 +1,12 @@
 /**
- * The shared pacing (shared/pacing.ts) and the credit floor under concurrency
- * (shared/credits.ts), through the client, on virtual time: a fake service with
+ * The shared pacing (shared/pacing/pacer.ts) and the credit floor under concurrency
+ * (shared/paid/credit-ledger.ts), through the client, on virtual time: a fake service with
  * per-call latency and a fixed-window quota, calls run by a pool as the n8n
  * node runs items. No real time passes.
  */
-import { PostWriterClient } from '../../shared/client';
+import { PostWriterClient, readRateLimit } from '../../shared/client';
 import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../shared/errors';
 import { Pacer } from '../../shared/pacing';
-import { readRateLimit } from '../../shared/response';
 import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';

@@ -1,5 +1,5 @@
 /**
- * The memory of paid calls (shared/paid-memory.ts): what a re-run of a step
+ * The memory of paid calls (shared/paid/paid-memory.ts): what a re-run of a step
  * finds (by execution and item; by workflow in a retry), the bounds in
  * entries, bytes and time on a virtual clock, and that no key or input is
  * held in clear.
@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 
 import { ServerError, TimeoutError } from '../../shared/errors';
-import type { PaidOutcome, PaidScope } from '../../shared/paid-memory';
-import { PaidMemory, PaidRun, errorOfUnclear, unclearFailureOf } from '../../shared/paid-memory';
+import type { PaidOutcome, PaidScope } from '../../shared/paid';
+import { PaidMemory, PaidRun, errorOfUnclear, unclearFailureOf } from '../../shared/paid';
 
 const KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -4,10 +4,9 @@
  * one-request steady state of a newest-first list, the cap and its flag, and
  * many successive polls with no duplicate and no miss in both orders.
  */
-import type { HttpRequest, Send } from '../../shared/transport';
+import type { HttpRequest, Send } from '../../shared/base';
 import { PostWriterClient } from '../../shared/client';
-import { fetchNewestPosts, readPostsSince } from '../../shared/poll-reader';
-import { detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../shared/polling';
+import { fetchNewestPosts, readPostsSince, detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../shared/triggers';
 import { mulberry32 } from '../../sandbox';
 
 type Order = 'newest-first' | 'oldest-first';

@@ -1,6 +1,5 @@
-/** What the answers say of the quota (shared/quota-window.ts): each piece used only where it is known. */
-import { InFlight } from '../../shared/in-flight';
-import { QuotaWindow } from '../../shared/quota-window';
+/** What the answers say of the quota (shared/pacing/quota-window.ts): each piece used only where it is known. */
+import { InFlight, QuotaWindow } from '../../shared/pacing';
 
 describe('QuotaWindow', () => {
 	test('an exact window end and a spent count hold the calls until that end, counting our calls sent after the one told', () => {

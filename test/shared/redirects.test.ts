@@ -1,14 +1,13 @@
 /**
- * Redirects are answers (shared/redirects.ts), on a scripted transport: the
+ * Redirects are answers (shared/client/redirects.ts), on a scripted transport: the
  * core follows a redirect only within the Base URL's origin, a bounded number
  * of times; any other is a RedirectError that names the status and where it
  * pointed, says the key was not sent there, and (for a paid call) that
  * nothing was charged. Nothing is ever sent to another origin.
  */
-import { PostWriterClient } from '../../shared/client';
+import { PostWriterClient, MAX_SAME_ORIGIN_REDIRECTS, REDIRECT_STATUSES } from '../../shared/client';
 import { RedirectError } from '../../shared/errors';
-import { MAX_SAME_ORIGIN_REDIRECTS, REDIRECT_STATUSES } from '../../shared/redirects';
-import type { HttpRequest, HttpResponse } from '../../shared/transport';
+import type { HttpRequest, HttpResponse } from '../../shared/base';
 import { caught } from '../helpers/fake';
 
 const BASE = 'https://api.test.example/api/v1';

@@ -4,9 +4,8 @@
  */
 import nock from 'nock';
 import type { OperationKey } from '../../shared/catalogue';
-import { OPERATION_KEYS, getOperation } from '../../shared/catalogue';
-import { buildRequest, describeRequest } from '../../shared/request';
-import { validateInput } from '../../shared/validate';
+import { OPERATION_KEYS, getOperation, validateInput } from '../../shared/catalogue';
+import { buildRequest, describeRequest } from '../../shared/client';
 import { BASE, TEST_KEY, nockClient } from '../helpers/fake';
 
 const FUTURE = '2099-01-02T03:04:05.000Z';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError } from '../../shared/errors';
-import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../shared/retry';
+import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../shared/client';
 import { caught, nockClient } from '../helpers/fake';
 
 const HOST = 'https://api.test.example';

@@ -1,6 +1,5 @@
-/** Whether the answers show that the key had room (shared/room-signal.ts). */
-import { SAME_WINDOW_MS } from '../../shared/quota-window';
-import { ROOM_SHARE, RoomSignal } from '../../shared/room-signal';
+/** Whether the answers show that the key had room (shared/pacing/room-signal.ts). */
+import { SAME_WINDOW_MS, ROOM_SHARE, RoomSignal } from '../../shared/pacing';
 
 const LIMIT = 10;
 const roomy = Math.ceil(ROOM_SHARE * LIMIT);

@@ -4,7 +4,7 @@
  *   shared/ (no platform, no transport, no Node built-in);
  * - the longest import chain inside shared/, type imports included, is at most 4 files, where a chain
  *   through shared/catalogue/index.ts counts the catalogue's files after it as that one file (the
- *   catalogue was one file, shared/catalogue.ts, until issue 39 split it by resource);
+ *   catalogue was one file, shared/catalogue/, until issue 39 split it by resource);
  * - no module keeps mutable state at module level (no top-level `let`/`var`, no top-level Map/Set
  *   unless typed read-only).
  */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import nock from 'nock';
-import { BRAND } from '../../shared/brand';
+import { BRAND } from '../../shared/base';
 import { App, APP_CORE_DIR, BASE, KEY, ORIGIN, ZAPIER_DIR, appTester, bundle, details, rejection, run, runAuthTest } from './helpers';
 
 const PROFILE = {

@@ -1,6 +1,5 @@
 import nock from 'nock';
-import { App, ORIGIN, bundle, details, rejection, run } from './helpers';
-import { ONLY_DATE } from './helpers';
+import { App, ORIGIN, bundle, details, rejection, run, ONLY_DATE } from './helpers';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

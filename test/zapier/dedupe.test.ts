@@ -11,8 +11,7 @@
  */
 import { DEFAULT_ACCOUNT_ID, startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
-import { bundle, run } from './helpers';
-import { ONLY_DATE } from './helpers';
+import { bundle, run, ONLY_DATE } from './helpers';
 import { MAX_PAGES, PAGE_SIZE } from '../../zapier/src/triggers/paging';
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 /** The app definition against Zapier's schema and publishing conventions, and against the catalogue it derives from. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BRAND } from '../../shared/brand';
+import { BRAND } from '../../shared/base';
 import { OPERATIONS, getOperation } from '../../shared/catalogue';
 import type { OperationKey } from '../../shared/catalogue';
 import { App, ZAPIER_DIR, zapier } from './helpers';

@@ -6,9 +6,8 @@
  * hundreds of drafts, and with nock for the writing profiles.
  */
 import nock from 'nock';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, DEFAULT_ACCOUNT_ID } from '../../sandbox';
 import type { ListShape, Sandbox } from '../../sandbox';
-import { DEFAULT_ACCOUNT_ID } from '../../sandbox';
 import { DROPDOWN_PAGE_SIZE } from '../../zapier/src/triggers/dropdown';
 import { App, BASE, ORIGIN, appTester, bundle, trigger } from './helpers';
 

@@ -4,7 +4,7 @@
  * core's message, and nothing reaches that host (no key, no prompt); a
  * redirect within the Base URL's origin is followed.
  */
-import { REDIRECT_STATUSES } from '../../shared/redirects';
+import { REDIRECT_STATUSES } from '../../shared/client';
 import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../helpers/redirect-servers';
 import { bundle, details, rejection, run, runAuthTest } from './helpers';
 

@@ -4,10 +4,9 @@
  * the account's name and email (or whichever it has), never the key.
  */
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
-import { BRAND } from '../../shared/brand';
-import { readAccountProfile } from '../../shared/record-readers';
-import { normaliseBaseUrl } from '../../shared/validate';
-import { str } from '../../shared/values';
+import { BRAND, str } from '../../shared/base';
+import { readAccountProfile } from '../../shared/records';
+import { normaliseBaseUrl } from '../../shared/catalogue';
 import { clientFor } from './client';
 import { withErrors } from './errors';
 

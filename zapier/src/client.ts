@@ -4,13 +4,12 @@
  */
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
 import { createHash } from 'node:crypto';
-import { BRAND } from '../../shared/brand';
-import { getOperation } from '../../shared/catalogue';
+import { BRAND } from '../../shared/base';
+import { getOperation, normaliseBaseUrl } from '../../shared/catalogue';
 import { PostWriterClient } from '../../shared/client';
 import { Pacer, PacerRegistry } from '../../shared/pacing';
-import type { RetryPolicy } from '../../shared/retry';
-import { normaliseBaseUrl } from '../../shared/validate';
-import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, Send } from '../../shared/transport';
+import type { RetryPolicy } from '../../shared/client';
+import type { HeaderValue, HttpRequest, HttpResponse as CoreResponse, Send } from '../../shared/base';
 
 /** Marks the requests the core reads itself (see middleware.ts). */
 export const CORE_REQUEST = 'postWriterCore';
@@ -55,7 +54,7 @@ export function zapierSend(z: ZObject): Send {
 			body: request.body === undefined ? undefined : JSON.stringify(request.body),
 			timeout: request.timeoutMs,
 			skipThrowForStatus: true,
-			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/redirects.ts).
+			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/client/redirects.ts).
 			redirect: 'manual',
 			middlewareData: { [CORE_REQUEST]: true },
 		});

@@ -13,9 +13,9 @@
  * - everything else: z.errors.Error with the core's message, code and status.
  */
 import type { ZObject } from 'zapier-platform-core';
-import { BRAND } from '../../shared/brand';
+import { BRAND } from '../../shared/base';
 import { AuthenticationError, GuidedIncompleteError, MissingScopeError, PostWriterError, RateLimitedError, ValidationError, WorkflowBusyError, redact } from '../../shared/errors';
-import { baseField, labelledMessage } from '../../shared/labels';
+import { baseField, labelledMessage } from '../../shared/catalogue';
 
 /** Zapier's own error classes pass through untouched. */
 const ZAPIER_ERROR_NAMES = new Set([

@@ -10,8 +10,8 @@
  * seconds-only Retry-After reading.
  */
 import type { BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
-import { BRAND } from '../../shared/brand';
-import { normaliseBaseUrl } from '../../shared/validate';
+import { BRAND } from '../../shared/base';
+import { normaliseBaseUrl } from '../../shared/catalogue';
 
 /** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. */
 function apiOrigin(bundle: Pick<Bundle, 'authData'>): string | undefined {

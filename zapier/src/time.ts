@@ -3,11 +3,11 @@
  * user's zone (bundle.meta.timezone), and the calendar window that covers a
  * time range whether the service reads its dates in UTC or in that zone.
  */
-import { isKnownZone, isoInZone } from '../../shared/dates';
+import { isKnownZone, isoInZone } from '../../shared/base';
 
 /** Kept here for the triggers, which take their time helpers from this file. */
-export { isoInZone } from '../../shared/dates';
-export { calendarWindowInZone } from '../../shared/polling';
+export { isoInZone } from '../../shared/base';
+export { calendarWindowInZone } from '../../shared/triggers';
 
 /** The user's zone from the bundle, or UTC when missing or unknown. */
 export function zoneOf(meta: { timezone?: string | null } | undefined): string {

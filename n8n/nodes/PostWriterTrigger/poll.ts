@@ -1,7 +1,7 @@
 /**
  * The polling of Post Writer Trigger: one poll and one test event for every
  * event of the trigger catalogue, over the core's logic of each
- * (TRIGGER_EVENTS in shared/poll-reader.ts).
+ * (TRIGGER_EVENTS in shared/triggers/events.ts).
  *
  * State lives in the node's static data, one key per event. Each poll
  * computes the next state from what it read and writes it only once the
@@ -12,12 +12,10 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PostWriterClient } from '../../shared/client';
-import type { EventInput, TriggerEvent, TriggerWarning } from '../../shared/poll-reader';
-import { TRIGGER_EVENTS } from '../../shared/poll-reader';
-import { BRAND } from '../../shared/brand';
+import type { EventInput, TriggerEvent, TriggerWarning, TriggerKey } from '../../shared/triggers';
+import { TRIGGER_EVENTS, TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
+import { BRAND } from '../../shared/base';
 import { PostWriterError } from '../../shared/errors';
-import type { TriggerKey } from '../../shared/triggers';
-import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
 import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
 import { createClient } from '../PostWriter/transport';
 

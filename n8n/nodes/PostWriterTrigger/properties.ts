@@ -1,6 +1,6 @@
 /**
  * Post Writer Trigger's parameters, derived from the trigger catalogue
- * (shared/triggers.ts) as the action node's are from the operation catalogue:
+ * (shared/triggers/trigger-catalogue.ts) as the action node's are from the operation catalogue:
  * the event picker, then each event's fields, shown only for it. No name,
  * label, bound or option is written here.
  */

@@ -2,12 +2,9 @@
  * The core driver: PostWriterClient over the axios transport (sdk/),
  * with the shared polling logic. It is what both platforms are built on.
  */
-import { PostWriterClient } from '../../../shared/client';
-import { runGuided } from '../../../shared/guided';
-import { fetchCredits, fetchUpcoming, readDraftsSince, readPostsInWindow, readPostsSince } from '../../../shared/poll-reader';
-import { milestoneConfig, selectCreditsLow, selectMilestones, selectNewDrafts } from '../../../shared/event-state';
-import type { CreditsLowState, MilestoneState, NewDraftState } from '../../../shared/event-state';
-import { selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../../shared/polling';
+import { PostWriterClient, runGuided } from '../../../shared/client';
+import { fetchCredits, fetchUpcoming, readDraftsSince, readPostsInWindow, readPostsSince, milestoneConfig, selectCreditsLow, selectMilestones, selectNewDrafts, selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../../shared/triggers';
+import type { CreditsLowState, MilestoneState, NewDraftState } from '../../../shared/triggers';
 import { createAxiosSend, realSleep } from '../../../sdk';
 import { record } from '../harness';
 import type { ActionRun, Driver, DriverContext, Outcome, TriggerPoller } from './types';

@@ -4,7 +4,7 @@
  * error output), each read from n8n's executions and the sandbox's charges
  * per prompt.
  */
-import { OTHER_FIELD_LABELS } from '../../../shared/labels';
+import { OTHER_FIELD_LABELS } from '../../../shared/catalogue';
 import type { RetryDeps, RetryResults } from './retries';
 import { BATCH, runRetries } from './retries';
 import { once, withContext } from './support';

@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BRAND } from '../../../shared/brand';
+import { BRAND } from '../../../shared/base';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { childEnv, expectEqual, onInterrupt, sayer, step } from '../queue/steps';
 import { ensureNode22, ensureZapierCli } from '../../../scripts/lib/node-binary';

@@ -7,7 +7,7 @@
 import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { GUIDED_OPERATION, costSentence, getOperation } from '../../../shared/catalogue';
-import { guidedInputFrom, runGuided } from '../../../shared/guided';
+import { guidedInputFrom, runGuided } from '../../../shared/client';
 import { STEP_DEADLINE_MS, clientFor } from '../client';
 import { withErrors } from '../errors';
 import { inputFieldsOf, outputFieldsFor, sampleFor } from '../fields';

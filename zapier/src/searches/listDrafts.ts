@@ -7,7 +7,7 @@
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
-import type { Draft } from '../../../shared/types';
+import type { Draft } from '../../../shared/base';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { DROPDOWNS, outputFieldsFor, sampleFor } from '../fields';

@@ -2,7 +2,7 @@
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
-import type { WritingProfile } from '../../../shared/types';
+import type { WritingProfile } from '../../../shared/base';
 import { clientFor } from '../client';
 import { withErrors } from '../errors';
 import { outputFieldsFor, sampleFor } from '../fields';

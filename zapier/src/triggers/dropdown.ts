@@ -13,7 +13,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
-import type { ListPage, NextPage } from '../../../shared/types';
+import type { ListPage, NextPage } from '../../../shared/base';
 import { clientFor } from '../client';
 
 /** Records per dropdown page. */

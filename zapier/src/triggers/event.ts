@@ -1,19 +1,17 @@
 /**
- * The polling triggers of the trigger catalogue (shared/triggers.ts), as the
+ * The polling triggers of the trigger catalogue (shared/triggers/trigger-catalogue.ts), as the
  * creates and searches are of the operation catalogue: key, noun, label,
  * help text, input fields, sample and output fields come from the event's
  * declaration, and what a poll returns from the event's logic
- * (TRIGGER_EVENTS in shared/poll-reader.ts): every current event, newest
+ * (TRIGGER_EVENTS in shared/triggers/events.ts): every current event, newest
  * first, each with its `id`, which Zapier's dedupe fires once (the first
  * poll only seeds).
  */
 import type { Bundle, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
-import { BRAND } from '../../../shared/brand';
-import type { EventInput, TriggerWarning } from '../../../shared/poll-reader';
-import { TRIGGER_EVENTS } from '../../../shared/poll-reader';
-import type { TriggerFieldSpec, TriggerKey } from '../../../shared/triggers';
-import { getTrigger, platformField } from '../../../shared/triggers';
-import type { Obj } from '../../../shared/values';
+import { BRAND } from '../../../shared/base';
+import type { EventInput, TriggerWarning, TriggerFieldSpec, TriggerKey } from '../../../shared/triggers';
+import { TRIGGER_EVENTS, getTrigger, platformField } from '../../../shared/triggers';
+import type { Obj } from '../../../shared/base';
 import { clientFor } from '../client';
 import { defineTrigger } from '../define';
 import { withErrors } from '../errors';

@@ -3,8 +3,8 @@
  * for all of them.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { BRAND } from '../../../shared/brand';
-import type { PostsRead } from '../../../shared/polling';
+import { BRAND } from '../../../shared/base';
+import type { PostsRead } from '../../../shared/triggers';
 
 /** Records asked per request (the largest page the sandbox gives). */
 export const PAGE_SIZE = 100;

@@ -5,7 +5,7 @@
  * what n8n gives (strings, Dates, Luxon DateTimes) into what the core accepts,
  * and leave anything else untouched so that the core's validation names the field.
  */
-import { isKnownZone, wallTimeToUtc } from '../../../shared/dates';
+import { isKnownZone, wallTimeToUtc } from '../../../shared/base';
 
 const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;

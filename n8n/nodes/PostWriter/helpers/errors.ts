@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { OperationKey } from '../../../shared/catalogue';
 import { CreditFloorError, GuidedIncompleteError, PostWriterError, ValidationError } from '../../../shared/errors';
-import { fieldLabel, labelledMessage } from '../../../shared/labels';
+import { fieldLabel, labelledMessage } from '../../../shared/catalogue';
 
 /** "numProposals: must be …" → "Number of Proposals: must be …" (the labels of the operation `key` first). */
 function withLabel(error: PostWriterError, key: OperationKey | undefined): string {

@@ -16,12 +16,12 @@ import type { OperationKey } from '../../../shared/catalogue';
 import { spendsCredits } from '../../../shared/catalogue';
 import type { PostWriterClient } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
-import type { PaidCallMemo, PaidRun } from '../../../shared/paid-memory';
+import type { PaidCallMemo, PaidRun } from '../../../shared/paid';
 import { createClient, readCredential } from '../transport';
 import { errorItemText, toNodeError } from './errors';
 import type { FieldOverrides } from './layout';
 import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './options';
-import { describeQuota, formatDuration } from '../../../shared/lane-report';
+import { describeQuota, formatDuration } from '../../../shared/pacing';
 import { readCreditFloor, readInput } from './input';
 import { openPaidRun, readPaidSettings, reuseHint } from './paid';
 

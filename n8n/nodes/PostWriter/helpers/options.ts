@@ -7,9 +7,9 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { OTHER_FIELD_LABELS } from '../../../shared/labels';
+import { OTHER_FIELD_LABELS } from '../../../shared/catalogue';
 import { AUTO_IN_FLIGHT } from '../../../shared/pacing';
-import { DEFAULT_RETRY_POLICY } from '../../../shared/retry';
+import { DEFAULT_RETRY_POLICY } from '../../../shared/client';
 import { compareLabels } from './wording';
 
 /** The name of the Options collection. */
@@ -24,7 +24,7 @@ export const MAX_QUOTA_WAIT = 'maxQuotaWait';
  * Options › Concurrency left out is Auto: the calls in flight are sized from
  * what the answers show (the quota per window and the measured latency,
  * Little's law; without rate-limit headers, AIMD), by the pacing that every
- * run on the key shares (shared/pacing.ts). A number set is a hard cap.
+ * run on the key shares (shared/pacing/pacer.ts). A number set is a hard cap.
  */
 export const MAX_CONCURRENCY = AUTO_IN_FLIGHT.max;
 /** The value the option starts with when it is added to the Options. */

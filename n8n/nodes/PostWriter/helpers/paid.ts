@@ -1,14 +1,14 @@
 /**
  * Paid calls are never paid twice when n8n runs the node again: Settings ›
  * Retry On Fail (the same execution) and a retry of a failed execution
- * (execution mode `retry`). The node's side of shared/paid-memory.ts: its two
+ * (execution mode `retry`). The node's side of shared/paid/paid-memory.ts: its two
  * options, the scope of a run (execution, workflow, node, credential) and the
  * hint that tells when answers were reused.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { OTHER_FIELD_LABELS } from '../../../shared/labels';
-import { DEFAULT_RETRY_WINDOW_MS, PaidRun } from '../../../shared/paid-memory';
+import { OTHER_FIELD_LABELS } from '../../../shared/catalogue';
+import { DEFAULT_RETRY_WINDOW_MS, PaidRun } from '../../../shared/paid';
 import { ValidationError } from '../../../shared/errors';
 import type { Credential } from '../transport';
 import { PAID_MEMORY } from '../transport';
@@ -16,7 +16,7 @@ import { PAID_MEMORY } from '../transport';
 export const RESEND_UNCLEAR = 'resendUnclear';
 export const PAID_MEMORY_MINUTES = 'paidMemoryMinutes';
 
-/** Options › Remember Paid Answers For, in minutes: an hour by default (shared/paid-memory.ts), a day at most (the memory is bounded in entries and bytes too). */
+/** Options › Remember Paid Answers For, in minutes: an hour by default (shared/paid/paid-memory.ts), a day at most (the memory is bounded in entries and bytes too). */
 export const DEFAULT_PAID_MEMORY_MINUTES = DEFAULT_RETRY_WINDOW_MS / 60_000;
 export const MAX_PAID_MEMORY_MINUTES = 24 * 60;
 

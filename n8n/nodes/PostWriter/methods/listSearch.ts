@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { WritingProfile } from '../../../shared/types';
+import type { WritingProfile } from '../../../shared/base';
 import { toNodeError } from '../helpers/errors';
 import { createClient } from '../transport';
 

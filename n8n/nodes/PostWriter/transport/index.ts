@@ -16,15 +16,14 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-import type { PostWriterClient } from '../../../shared/client';
-import type { RetryPolicy } from '../../../shared/retry';
-import type { HeaderValue, Send } from '../../../shared/transport';
-import { BRAND } from '../../../shared/brand';
+import type { PostWriterClient, RetryPolicy } from '../../../shared/client';
+import type { HeaderValue, Send } from '../../../shared/base';
+import { BRAND } from '../../../shared/base';
 import { PostWriterClient as Client } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
 import { Pacer, PacerRegistry } from '../../../shared/pacing';
-import { PaidMemory } from '../../../shared/paid-memory';
-import { normaliseBaseUrl } from '../../../shared/validate';
+import { PaidMemory } from '../../../shared/paid';
+import { normaliseBaseUrl } from '../../../shared/catalogue';
 import { errorTexts } from '../helpers/errors';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -46,7 +45,7 @@ export function createSend(ctx: PostWriterContext): Send {
 			json: false,
 			encoding: 'text',
 			timeout: request.timeoutMs,
-			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/redirects.ts): n8n would send the key along.
+			// A redirect is handed to the core, which follows it only within the Base URL's origin (shared/client/redirects.ts): n8n would send the key along.
 			disableFollowRedirect: true,
 			// And should an n8n ever follow one anyway, without the key to another origin.
 			sendCredentialsOnCrossOriginRedirect: false,
@@ -67,7 +66,7 @@ export function createSend(ctx: PostWriterContext): Send {
  * quota per key). Created on first use, dropped after 10 idle minutes, keyed
  * by a SHA-256 digest (no key is held in clear). Queue-mode workers are
  * processes of their own: they cooperate through the answers' rate-limit
- * headers (see shared/pacing.ts).
+ * headers (see shared/pacing/pacer.ts).
  */
 export const PACERS = new PacerRegistry({
 	digest: (text) => createHash('sha256').update(text).digest('hex'),
@@ -76,7 +75,7 @@ export const PACERS = new PacerRegistry({
 
 /**
  * The outcomes of the paid calls of every execution in this n8n process
- * (shared/paid-memory.ts), so that Retry On Fail and an execution's Retry
+ * (shared/paid/paid-memory.ts), so that Retry On Fail and an execution's Retry
  * never pay twice. Bounded in entries, bytes and time; its ids are SHA-256
  * digests of the credential, the scope and the request (nothing in clear).
  * Queue-mode workers are processes of their own: each has its own memory.

@@ -5,7 +5,7 @@
  * transport that forgot the flag would send the key to the other host here.
  */
 import { PostWriterApi } from '../../../../n8n/credentials/PostWriterApi.credentials';
-import { REDIRECT_STATUSES } from '../../../../shared/redirects';
+import { REDIRECT_STATUSES } from '../../../../shared/client';
 import { REDIRECT_TEST_KEY as KEY, useRedirectServers } from '../../../helpers/redirect-servers';
 import { poll, runNode, runNodeError } from '../../helpers/context';
 

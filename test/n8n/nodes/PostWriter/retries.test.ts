@@ -1,6 +1,6 @@
 /**
  * n8n running the node again never pays twice (helpers/paid.ts over
- * shared/paid-memory.ts): Settings › Retry On Fail is execute() called again
+ * shared/paid/paid-memory.ts): Settings › Retry On Fail is execute() called again
  * in the same execution; a retry of a failed execution is execute() in a new
  * execution of the same workflow, in mode `retry`. The sandbox charges every
  * /generate it handles; one answer is replaced by a 502 after it was charged
@@ -15,7 +15,7 @@ import { startSandbox } from '../../../../sandbox';
 import type { Sandbox } from '../../../../sandbox';
 import { PAID_MEMORY } from '../../../../n8n/nodes/PostWriter/transport';
 import { DEFAULT_PAID_MEMORY_MINUTES, MAX_PAID_MEMORY_MINUTES, MEMORY_SETTING, RESEND_SETTING } from '../../../../n8n/nodes/PostWriter/helpers/paid';
-import { PAID_MEMORY_LIMITS } from '../../../../shared/paid-memory';
+import { PAID_MEMORY_LIMITS } from '../../../../shared/paid';
 import type { Credentials, ExecuteOptions, Transport } from '../../helpers/context';
 import { newTransport, runNode, runNodeError } from '../../helpers/context';
 

@@ -8,7 +8,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { createSend } from '../../../../n8n/nodes/PostWriter/transport';
-import { BRAND } from '../../../../shared/brand';
+import { BRAND } from '../../../../shared/base';
 import { runNode, runNodeError } from '../../helpers/context';
 
 const sleeps: number[] = [];

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS } from '../../../../shared/dates';
-import { ymdUtc } from '../../../../shared/polling';
+import { DAY_MS } from '../../../../shared/base';
+import { ymdUtc } from '../../../../shared/triggers';
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 

@@ -7,9 +7,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { IdeaSelection } from '../../../../shared/catalogue';
-import type { GuidedInput } from '../../../../shared/guided';
+import type { GuidedInput } from '../../../../shared/client';
 import { GUIDED_OPERATION } from '../../../../shared/catalogue';
-import { guidedInputFrom, runGuided } from '../../../../shared/guided';
+import { guidedInputFrom, runGuided } from '../../../../shared/client';
 import { concurrencyOf, forEachItem } from '../../helpers/execute';
 import { showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides } from '../../helpers/layout';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { getOperation } from '../../../../shared/catalogue';
 import { metricsOf, readPost } from '../../../../shared/records';
-import { missingMetricsHint } from '../../../../shared/unreadable';
+import { missingMetricsHint } from '../../../../shared/triggers';
 import { listForEachItem } from '../../helpers/execute';
 import { operationFields, paginationFields, showFor } from '../../helpers/fields';
 

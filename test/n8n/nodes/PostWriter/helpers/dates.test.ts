@@ -1,6 +1,6 @@
 /** Date conversion for n8n parameters: wall times read in the workflow's timezone. */
 import { toUtcDate, toZonedTimestamp } from '../../../../../n8n/nodes/PostWriter/helpers/dates';
-import { zoneOffsetMs } from '../../../../../shared/dates';
+import { zoneOffsetMs } from '../../../../../shared/base';
 
 describe('toZonedTimestamp', () => {
 	test.each([

@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { startSandbox } from '../../../../../sandbox';
 import { CONCURRENCY_WHEN_ADDED, MAX_CONCURRENCY } from '../../../../../n8n/nodes/PostWriter/helpers/options';
-import { RATE_DEFAULTS } from '../../../../../shared/rate-controller';
+import { RATE_DEFAULTS } from '../../../../../shared/pacing';
 import { runPool } from '../../../../../n8n/nodes/PostWriter/helpers/execute';
 import { PostWriter } from '../../../../../n8n/nodes/PostWriter/PostWriter.node';
 import { isListOperation, OPERATION_KEYS, getOperation } from '../../../../../shared/catalogue';

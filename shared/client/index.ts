@@ -1,0 +1,14 @@
+/**
+ * shared/client: The client: one typed method per operation over an injected transport, sleep and clock; the
+ * request builder, the answer reader (rate-limit fields, retry delays, redirects), the retry policy, and Create
+ * Guided Post. It may import: base, errors, catalogue, lists, records, pacing, paid (the order is
+ * test/shared/structure.test.ts's). This file is its public entry: code outside the folder imports it, never a
+ * file inside.
+ */
+export * from './client';
+export * from './guided';
+export * from './options';
+export * from './redirects';
+export * from './request';
+export * from './response';
+export * from './retry';

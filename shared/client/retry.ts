@@ -1,0 +1,107 @@
+/**
+ * The retry policy, as a pure decision: given the error of an attempt, wait
+ * how long, or give up. The caller sets the caps (a Zapier step has 30 s).
+ */
+import type { QuotaBudget } from '../errors';
+import { NetworkError, PostWriterError, RateLimitedError, ServerError, WorkflowBusyError } from '../errors';
+import type { HttpRequest } from '../base';
+
+/** Least time a request is started with before a deadline (see ClientOptions.deadline). */
+export const MIN_ATTEMPT_MS = 1_000;
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included, for the retries of a GET after a 5xx or a network error (refusals are bounded by time, not count). */
+	maxAttempts: number;
+	/** Total time spent waiting between those attempts, at most. */
+	maxTotalWaitMs: number;
+	/**
+	 * A refusal (429, WORKFLOW_BUSY) was not carried out and cost nothing: it is
+	 * retried until the wait for the quota would pass this budget (ms, from the
+	 * call's first refusal), however many attempts that takes.
+	 */
+	maxQuotaWaitMs: number;
+	/** First backoff step when the server gives no delay. */
+	baseDelayMs: number;
+	/** Longest single wait. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 6,
+	maxTotalWaitMs: 60_000,
+	maxQuotaWaitMs: 300_000,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
+
+export interface RetryState {
+	/** 1-based number of the attempt that just failed. */
+	attempt: number;
+	/** Time already spent waiting (backoff of the other retries). */
+	waitedMs: number;
+	/** Time since the call's first refusal (0 at the first one). */
+	quotaWaitedMs?: number;
+	/** Refusals of this call so far, this one included. */
+	refusals?: number;
+}
+
+export type RetryDecision =
+	| { retry: true; delayMs: number; reason: string }
+	| { retry: false; reason: string; /** The quota's time budget ran out. */ budget?: true };
+
+/** Exponential backoff with "equal jitter": half fixed, half random. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number): number {
+	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+	return Math.round(step / 2 + random() * (step / 2));
+}
+
+/**
+ * Decides whether to retry.
+ * - 429 and WORKFLOW_BUSY: always safe (the server refused), any method, as
+ *   long as the wait for the quota stays within `maxQuotaWaitMs`; the count
+ *   of attempts does not matter.
+ * - 5xx, timeouts, resets: only for GET, within `maxAttempts` and
+ *   `maxTotalWaitMs`. A POST may have been carried out and charged, so it is
+ *   never sent twice.
+ * - A connection that was refused never reached the server: safe.
+ */
+export function decideRetry(error: unknown, method: HttpRequest['method'], state: RetryState, policy: RetryPolicy, random: () => number): RetryDecision {
+	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
+		const reason = error instanceof RateLimitedError ? 'rate limited (429)' : 'WORKFLOW_BUSY';
+		const refusals = state.refusals ?? 1;
+		// The server's delay as given (the pacing adds the jitter that spreads the clients); without one, backoff.
+		const delay = error.retryAfterMs ?? backoffDelay(refusals, policy, random);
+		const waited = state.quotaWaitedMs ?? 0;
+		if (waited + delay > policy.maxQuotaWaitMs) {
+			return { retry: false, budget: true, reason: `waiting ${delay} ms more would pass the ${policy.maxQuotaWaitMs} ms budget for the quota (${Math.round(waited)} ms waited)` };
+		}
+		return { retry: true, delayMs: delay, reason };
+	}
+	if (state.attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${state.attempt} attempts` };
+	let reason: string;
+	if (error instanceof ServerError) {
+		if (method !== 'GET') return { retry: false, reason: 'a POST is never retried after a 5xx' };
+		reason = `server error ${error.status ?? ''}`.trim();
+	} else if (error instanceof NetworkError) {
+		if (error.ambiguous && method !== 'GET') return { retry: false, reason: 'a POST is never retried after a timeout or reset' };
+		reason = error.kind === 'timeout' ? 'timeout' : 'network error';
+	} else {
+		return { retry: false, reason: error instanceof PostWriterError ? error.kind : 'unexpected error' };
+	}
+	const delay = Math.min(backoffDelay(state.attempt, policy, random), policy.maxDelayMs);
+	if (state.waitedMs + delay > policy.maxTotalWaitMs) {
+		return { retry: false, reason: `waiting ${delay} ms more would pass the ${policy.maxTotalWaitMs} ms budget` };
+	}
+	return { retry: true, delayMs: delay, reason };
+}
+
+/**
+ * The error of a call that gave up because the wait for the quota would pass
+ * its budget (a decision with `budget`): a WORKFLOW_BUSY stays one, any other
+ * refusal is the 429; both now name the budget and the quota seen.
+ */
+export function refusalOverBudget(error: unknown, operation: string, operationName: string, budget: QuotaBudget): PostWriterError {
+	if (error instanceof WorkflowBusyError) return new WorkflowBusyError(error.retryAfterMs, { operation, status: error.status, budget });
+	const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+	return new RateLimitedError(retryAfterMs, { operation, operationName, status: 429, budget });
+}

@@ -1,0 +1,283 @@
+/**
+ * One pacing for every call on one API key (in n8n: every run of a process on that key and base URL, through
+ * the adapter's registry), so that calls in flight together respect the service's quota as one.
+ *
+ * The principle: **more information never makes it slower.** Refusals alone (a 429 and its delay) are enough
+ * to pace; what the answers tell of the quota only bounds that pacing where it is known, and a missing piece
+ * (no reset, no window length) is unknown, never waited for. The parts, one job each:
+ * - rate-controller.ts: the rate (a token bucket) found from the refusals, grown with time;
+ * - quota-window.ts: what the answers say of the quota, as a ceiling on that rate and a hold until an exact
+ *   window end; room-signal.ts: whether they show the key had room;
+ * - refusal-hold.ts: how long a refusal holds the lane, and whether it cuts the rate;
+ * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
+ * - turnstile.ts: the executions sharing the key take turns, round robin;
+ * - registry.ts: one pacing per key, shared by every run on it.
+ * Across processes (queue-mode workers, a zap beside a workflow) nothing is shared but the server: its
+ * refusals cut each client's rate, and its counts (which include the others' calls) hold each client's sending.
+ *
+ * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
+ * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
+ */
+import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
+import { COMMON_WINDOW_MS, QuotaWindow, SAME_WINDOW_MS, type RateWindow } from './quota-window';
+import { RateController, type RateControllerOptions } from './rate-controller';
+import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
+import { RoomSignal } from './room-signal';
+import { Turnstile } from './turnstile';
+import type { LaneReport } from './lane-report';
+import type { Sleep } from '../base';
+
+/** How a call ended, for the pacing: answered (any status but a refusal), refused (429: not carried out), or no answer. */
+export type CallOutcome = 'answered' | 'refused' | 'failed';
+
+/** A permission to send one call; give it back with `settle`. */
+export interface Slot {
+	readonly lane: string;
+	/** 1-based order of the call among those sent on its lane. */
+	readonly ticket: number;
+	/** When it was given (pacer's clock). */
+	readonly sentAt: number;
+}
+
+export interface PacerOptions {
+	sleep: Sleep;
+	now: () => number;
+	/** Random source in [0, 1), for the jitter after a refusal. Defaults to Math.random. */
+	random?: () => number;
+	/** The rate controller's constants (tests and the bench set them; see RATE_DEFAULTS). */
+	rate?: Partial<RateControllerOptions>;
+}
+
+export interface AcquireOptions {
+	/** Who asks (an execution): waiting parties are served round robin. Default: one party. */
+	party?: string;
+	/** Longest wait for a refusal's pause this caller accepts (a pause longer than this: PauseTooLong). */
+	maxWaitMs?: number;
+	/** The caller already waited until then (a refused call's own wait): with a clock that does not move, it counts. */
+	waitedUntil?: number;
+}
+
+/**
+ * The jitter after a refusal: the clients refused in one full window already come back at the instants their
+ * refusals reached them, so a small one (5 % of the delay and 20 ms, at most 250 ms) keeps them apart without
+ * idling the key after every refusal.
+ */
+export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
+
+/** One quota: the calls of one operation (the service counts per endpoint). */
+interface Lane {
+	rate: RateController;
+	window: QuotaWindow;
+	flight: InFlight;
+	/** Tickets given so far. */
+	sent: number;
+	/** No call starts before this time (the server's delay after a refusal on this lane). */
+	pausedUntil: number;
+	hold: RefusalHold;
+	room: RoomSignal;
+}
+
+/** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
+export class PauseTooLong extends Error {
+	readonly waitMs: number;
+	constructor(waitMs: number) {
+		super(`the service asked every call to wait ${waitMs} ms`);
+		this.waitMs = waitMs;
+	}
+}
+
+export class Pacer {
+	private readonly sleep: Sleep;
+	private readonly now: () => number;
+	private readonly random: () => number;
+	private readonly rateOptions: Partial<RateControllerOptions>;
+	private readonly lanes = new Map<string, Lane>();
+	private readonly turnstile = new Turnstile();
+	/** Callers waiting for an answer that may free a slot. */
+	private waiters: Array<() => void> = [];
+	/** Last time a call was given or settled (for the registry's idle rule). */
+	private lastActivity: number;
+
+	constructor(options: PacerOptions) {
+		this.sleep = options.sleep;
+		this.now = options.now;
+		this.random = options.random ?? Math.random;
+		this.rateOptions = options.rate ?? {};
+		this.lastActivity = this.now();
+	}
+
+	private lane(name: string): Lane {
+		let lane = this.lanes.get(name);
+		if (!lane) {
+			const flight = new InFlight();
+			const window = new QuotaWindow((ticket) => flight.before(ticket));
+			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS) };
+			this.lanes.set(name, lane);
+		}
+		return lane;
+	}
+
+	/** True when nothing is in flight or waiting and nothing happened for `idleMs` (the registry may drop it). */
+	idleFor(idleMs: number): boolean {
+		const now = this.now();
+		if (now - this.lastActivity < idleMs || this.turnstile.busy) return false;
+		for (const lane of this.lanes.values()) if (lane.flight.count > 0 || lane.pausedUntil > now) return false;
+		return true;
+	}
+
+	/** Time left in the pause a refusal set on a lane (0 when none). */
+	pauseLeft(laneName: string): number {
+		return Math.max(0, (this.lanes.get(laneName)?.pausedUntil ?? 0) - this.now());
+	}
+
+	/**
+	 * Waits until a call on `lane` may be sent, and takes its slot. Callers of different parties are served
+	 * round robin. A pause after a refusal is always waited, unless it is longer than `maxWaitMs` (then
+	 * PauseTooLong: nothing may be sent). A hold for the quota's window longer than `maxWaitMs` is not taken:
+	 * the call goes, and the server decides.
+	 */
+	async acquire(laneName: string, options: AcquireOptions | number = {}): Promise<Slot> {
+		const opts = typeof options === 'number' ? { maxWaitMs: options } : options;
+		await this.turnstile.enter(laneName, opts.party ?? '');
+		try {
+			return await this.acquireAtHead(laneName, opts.maxWaitMs ?? Infinity, opts.waitedUntil);
+		} finally {
+			this.turnstile.leave(laneName);
+		}
+	}
+
+	private async acquireAtHead(laneName: string, maxWaitMs: number, waitedUntil = -Infinity): Promise<Slot> {
+		const lane = this.lane(laneName);
+		// The time already waited: with a clock that does not move (a recorded sleep), one wait is enough.
+		let waited = waitedUntil;
+		const waitUntil = async (at: number, now: number) => {
+			await this.sleep(at - now);
+			waited = at;
+		};
+		// With calls in flight, an answer may tell the window's exact end sooner than foretold: it ends the hold.
+		const waitUntilAnswerOr = async (at: number, now: number) => {
+			let answered = false;
+			const answer = new Promise<void>((resolve) => this.waiters.push(() => ((answered = true), resolve())));
+			await Promise.race([this.sleep(at - now).then(() => (answered ? undefined : (waited = at))), answer]);
+		};
+		for (;;) {
+			const now = Math.max(this.now(), waited);
+			const paused = lane.pausedUntil;
+			// A pause waited here, or passed by the caller's own wait alone (a clock that does not move), is over for
+			// everyone: the next callers must not wait it again.
+			if (paused > now || paused > this.now()) {
+				if (paused > now) {
+					if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
+					await waitUntil(paused, now);
+				}
+				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
+				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
+				continue;
+			}
+			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
+			if (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs)) {
+				await new Promise<void>((resolve) => this.waiters.push(resolve));
+				continue;
+			}
+			const hold = lane.window.holdUntil(now);
+			if (hold !== undefined && hold - now <= maxWaitMs) {
+				await (lane.flight.count > 0 ? waitUntilAnswerOr(hold, now) : waitUntil(hold, now));
+				this.shareNext(lane, Math.max(this.now(), waited), false);
+				continue;
+			}
+			this.shareNext(lane, now, true);
+			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
+				await new Promise<void>((resolve) => this.waiters.push(resolve));
+				continue;
+			}
+			const at = lane.flight.count === 0 && !lane.rate.pacesLoneCalls() ? now : lane.rate.nextSendAt(now);
+			if (at > now && at - now <= maxWaitMs) {
+				await waitUntil(at, now);
+				continue;
+			}
+			return this.take(laneName, lane);
+		}
+	}
+
+	/** At a told window's exact end, a lone client's share of the next window may go at once (QuotaWindow.shareOfNext). */
+	private shareNext(lane: Lane, at: number, filledByOurs: boolean): void {
+		const share = lane.window.shareOfNext(at, filledByOurs);
+		if (share !== undefined) lane.rate.onWindowStart(at, share);
+	}
+
+	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */
+	private inFlightLimit(lane: Lane, now: number): number {
+		const told = lane.window.toldRate() === undefined ? 0 : (lane.window.limit ?? 0);
+		return lane.flight.limit(lane.rate.rate(now), now, AUTO_IN_FLIGHT.max, told);
+	}
+
+	private take(name: string, lane: Lane): Slot {
+		const now = this.now();
+		lane.sent++;
+		lane.rate.onSend(now);
+		lane.window.onSend(lane.sent, now);
+		lane.flight.start(lane.sent, now);
+		this.lastActivity = now;
+		return { lane: name, ticket: lane.sent, sentAt: now };
+	}
+
+	/** Gives a slot back, with what its answer said of the quota (nothing for a failure without an answer) and how the call ended. */
+	settle(slot: Slot, window?: RateWindow, outcome: CallOutcome = window ? 'answered' : 'failed'): void {
+		const lane = this.lane(slot.lane);
+		const now = Math.max(this.now(), slot.sentAt);
+		this.lastActivity = now;
+		lane.flight.end(slot.ticket, now, outcome === 'answered');
+		if (outcome === 'refused') {
+			lane.window.onRefused(slot.ticket);
+			if (lane.hold.onRefusedCall(slot.sentAt)) lane.rate.onRefused(slot.sentAt, now);
+		}
+		if (window) {
+			lane.window.learn(window, slot.ticket);
+			const w = lane.window;
+			if (lane.room.learn(window, w.sentAt(slot.ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) lane.rate.onRoom(now);
+			lane.rate.setCeiling(lane.window.toldRate(), lane.window.exact && lane.window.alone ? lane.window.windowMs : undefined);
+		}
+		this.wakeWaiters();
+	}
+
+	/**
+	 * A call on `laneName` was refused for `delayMs`; returns its own wait: the delay and a small jitter that keeps
+	 * the refused clients apart (it never goes before the server said). The lane is held for all of the delay when
+	 * the answers tell exact window ends, otherwise as refusal-hold.ts says (until the delay's last second, or the
+	 * refusing window's end), and its calls go on at the rate the refusal cut.
+	 */
+	refused(delayMs: number, laneName: string): number {
+		const delay = Math.max(0, delayMs);
+		const lane = this.lane(laneName);
+		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
+		lane.rate.onCrowdingEnds(this.now() + delay);
+		const now = this.now();
+		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
+		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now });
+		lane.pausedUntil = Math.max(lane.pausedUntil, until);
+		this.wakeWaiters();
+		return wait;
+	}
+
+	private wakeWaiters(): void {
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const w of waiters) w();
+	}
+
+	/** What the pacer knows of a lane (for error messages and the node's hint). */
+	report(laneName: string): LaneReport {
+		const lane = this.lane(laneName);
+		const now = this.now();
+		const rate = lane.rate.report(now);
+		return {
+			limit: lane.window.limit,
+			windowMs: lane.window.windowMs,
+			rate: Math.round(rate.rate * 10) / 10,
+			allowedRate: rate.allowed === undefined ? undefined : Math.round(rate.allowed * 10) / 10,
+			latencyMs: lane.flight.latencyMs,
+			inFlightLimit: this.inFlightLimit(lane, now),
+			peakInFlight: lane.flight.peak,
+		};
+	}
+}

@@ -1,0 +1,81 @@
+/**
+ * How long a refusal holds its lane (pacer.ts `refused`), and whether a refusal cuts the rate. With exact window
+ * ends told, all of the delay. Without them, a delay in whole seconds or as an HTTP date says only that the window
+ * ends within its last second, and a shorter delay only that it ends within the delay. One per lane; pure (times are the pacer's clock).
+ */
+
+/**
+ * The precision of a refusal's delay when the answers tell no exact window end: `Retry-After` in whole seconds or
+ * as an HTTP date. A delay of at most this says only that the window ends within it.
+ */
+export const DELAY_PRECISION_MS = 1_000;
+/**
+ * In the last second of such a delay, a refused call halves the hold left; under this, the lane holds the rest (each
+ * step costs a refusal). 50-250 ms gave the same grid; holding the rest at once (no halving) 1.26 × for 1.09 ×.
+ */
+export const TAIL_STEP_MIN_MS = 100;
+
+/** A refusal as the hold sees it, all times on the pacer's clock. */
+export interface Refusal {
+	now: number;
+	/** The server's delay. */
+	delay: number;
+	/** The refused call's own wait: the delay and its jitter. */
+	wait: number;
+	/** The delay's precision: 0 with exact window ends told, else DELAY_PRECISION_MS. */
+	precision: number;
+	/** When the refusing window ends if our oldest call since opened it (QuotaWindow.endIfOpenedByOurs), else `now`. */
+	opened: number;
+}
+
+export class RefusalHold {
+	/** The last second of a whole-second delay (the window ends within it), or all of a shorter one (`withinDelay`). */
+	private tail?: { from: number; until: number; withinDelay?: boolean };
+	/** Whether the last refused call was sent in that time. */
+	private refusedInTail = false;
+
+	/**
+	 * A refused call's answer; returns whether the refusal cuts the rate. In the last second of a longer delay, the
+	 * window has not ended: no cut. Within a short delay, it cuts as any refusal (not cutting there: three processes
+	 * at 0.2 s over 1.35 × on virtual time).
+	 */
+	onRefusedCall(sentAt: number): boolean {
+		const tail = this.tail;
+		this.refusedInTail = tail !== undefined && sentAt >= tail.from && sentAt < tail.until;
+		return !this.refusedInTail || tail?.withinDelay === true;
+	}
+
+	/**
+	 * Until when the lane is held after a refusal:
+	 * - a delay longer than its precision: until its last second (all of it with exact ends, precision 0). Holding
+	 *   all of a `Retry-After: 1`: 1.21 × for 1.15 × (one process, virtual time); holding all of a date's delay,
+	 *   which rounds the end up to the next second: 1.27 × on the real sandbox where seconds gave 1.14 ×.
+	 * - a call refused in that last second shows the window has not ended: half of what is left (under
+	 *   TAIL_STEP_MIN_MS, the rest). Holding the rest at once: 1.20 × for 1.10 × with 5 s windows (`Retry-After` alone).
+	 * - a delay of at most the precision: until the refusing window ends if our oldest call since opened it, never
+	 *   past the delay; a call refused in that time holds the same, never past the delay either. Calls sent in
+	 *   between were refused too: three processes on virtual time, told quota without exact ends, 8.9 % → 6.8 %
+	 *   answered 429, 1.164 × → 1.143 ×.
+	 * A longer delay than the short one whose time it fell in is a new pause, not a step within that time.
+	 */
+	holdUntil({ now, delay, wait, precision, opened }: Refusal): number {
+		const tail = this.tail;
+		if (this.refusedInTail && tail && !(tail.withinDelay && delay > precision)) {
+			if (tail.withinDelay) return Math.min(opened, tail.until);
+			const left = tail.until - now;
+			return now + (left <= TAIL_STEP_MIN_MS ? left : left / 2);
+		}
+		if (delay <= precision) {
+			this.tail = { from: now, until: now + delay, withinDelay: true };
+			return Math.min(opened, now + delay);
+		}
+		const until = now + wait - precision;
+		this.tail = { from: until, until: now + wait };
+		return until;
+	}
+
+	/** Whether a pause ending at `at` is a hold within a short delay: it keeps the epoch (its calls are still the first crowding's to measure). */
+	keepsEpoch(at: number): boolean {
+		return this.tail?.withinDelay === true && at <= this.tail.until;
+	}
+}

@@ -1,0 +1,66 @@
+/**
+ * The calendar as Upcoming Scheduled Draft reads it: the days to ask for,
+ * the scheduled entries within the notice window, each entry's key (a draft
+ * and its time), and the two outputs' order and item. Pure; its state is in
+ * published-upcoming-state.ts, its read in reads.ts.
+ */
+import { ymdInZone } from '../base';
+import type { CalendarEntry, Obj } from '../base';
+
+export function ymdUtc(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The calendar takes whole UTC days; the window [now, now + lookahead] is
+ * covered by the days from now's UTC date to the end's UTC date.
+ */
+export function calendarWindow(now: number, lookaheadMs: number): { from: string; to: string } {
+	return { from: ymdUtc(now), to: ymdUtc(now + lookaheadMs) };
+}
+
+/**
+ * The calendar days to ask for so that [now, now + lookahead] is covered in
+ * a zone as well as in UTC. The spec does not say in which zone /calendar
+ * reads its dates: the window is the union of the UTC days and the days in
+ * that zone, and the exact instants are filtered afterwards.
+ */
+export function calendarWindowInZone(now: number, lookaheadMs: number, zone: string): { from: string; to: string } {
+	const utc = calendarWindow(now, lookaheadMs);
+	const fromLocal = ymdInZone(now, zone);
+	const toLocal = ymdInZone(now + lookaheadMs, zone);
+	return {
+		from: fromLocal < utc.from ? fromLocal : utc.from,
+		to: toLocal > utc.to ? toLocal : utc.to,
+	};
+}
+
+export function upcomingKey(entry: CalendarEntry): string {
+	return `${entry.draftId ?? entry.id}:${new Date(Date.parse(entry.date)).toISOString()}`;
+}
+
+/** Scheduled entries whose time lies in (now, now + lookahead], soonest first. */
+export function upcomingEntries(entries: CalendarEntry[], now: number, lookaheadMs: number): CalendarEntry[] {
+	return entries
+		.filter((e) => e.type === 'scheduled')
+		.filter((e) => {
+			const t = Date.parse(e.date);
+			return !Number.isNaN(t) && t > now && t <= now + lookaheadMs;
+		})
+		.sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
+}
+
+/** n8n's item for an upcoming entry: the entry, its draft, its time as ISO and the minutes left. */
+export function upcomingItem(entry: CalendarEntry, now: number): Obj {
+	const at = Date.parse(entry.date);
+	return { ...entry, draftId: entry.draftId ?? entry.id, scheduledAt: new Date(at).toISOString(), minutesUntil: Math.round((at - now) / 60_000) };
+}
+
+/**
+ * Zapier's order: the times that entered the notice window last come first
+ * (ties: by event id, for a stable order). The order does not touch the
+ * dedupe, which reads only the ids.
+ */
+export function latestScheduledFirst(entries: CalendarEntry[]): CalendarEntry[] {
+	return [...entries].sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || upcomingKey(b).localeCompare(upcomingKey(a)));
+}
