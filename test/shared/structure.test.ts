@@ -1,66 +1,133 @@
 /**
- * The shape of the core: flat, import-free, stateless.
- * - every module of shared/ (its folders included: shared/catalogue/) imports only other modules of
- *   shared/ (no platform, no transport, no Node built-in);
- * - the longest import chain inside shared/, type imports included, is at most 4 files, where a chain
- *   through shared/catalogue/index.ts counts the catalogue's files after it as that one file (the
- *   catalogue was one file, shared/catalogue/, until issue 39 split it by resource);
- * - no module keeps mutable state at module level (no top-level `let`/`var`, no top-level Map/Set
- *   unless typed read-only).
+ * The shape of the core, rules that hold at any size:
+ * - shared/ is folders by job; a folder imports only the folders below it in LAYERS (the order is
+ *   written here, once), through their index.ts; inside a folder, files import each other directly;
+ * - no circle between files, nor between folders;
+ * - nothing but shared/ itself: no platform, no HTTP library, no Node built-in;
+ * - no module-level mutable state (no top-level `let`/`var`, no top-level Map/Set unless read-only);
+ * - outside shared/ (n8n/, zapier/, sdk/, sandbox/, scripts/), code imports folder entries only;
+ * - CONTRIBUTING.md's Mermaid drawing of the folders has exactly the arrows the code has.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SHARED = path.join(__dirname, '..', '..', 'shared');
-/** Every module of shared/, as its path under shared/ without `.ts` (`client`, `catalogue/index`). */
-const modules = (fs.readdirSync(SHARED, { recursive: true }) as string[])
-	.map((f) => f.split(path.sep).join('/'))
-	.filter((f) => f.endsWith('.ts'))
-	.map((f) => f.replace(/\.ts$/, ''))
-	.sort();
-const source = (m: string) => fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8');
-const importsOf = (m: string) => [...source(m).matchAll(/^(?:import|export)\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]);
-/** The module an import of `m` names (a folder names its index), or undefined when it is none of shared/'s. */
+/** The folders of shared/, lowest first: each may import only those before it. */
+export const LAYERS = ['base', 'errors', 'catalogue', 'lists', 'records', 'pacing', 'paid', 'triggers', 'client'] as const;
+
+const ROOT = path.join(__dirname, '..', '..');
+const SHARED = path.join(ROOT, 'shared');
+const list = (dir: string): string[] =>
+	(fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.ts'));
+/** Every module of shared/ as its path under shared/ without `.ts` (`client/client`, `catalogue/index`). */
+const modules = list(SHARED).map((f) => f.replace(/\.ts$/, '')).sort();
+const folderOf = (m: string) => m.split('/')[0];
+const importsIn = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]);
+const importsOf = (m: string) => importsIn(fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8'));
+/** The module an import names (a folder names its index), or undefined when it is none of shared/'s. */
 function resolve(m: string, spec: string): string | undefined {
 	const target = path.posix.join(path.posix.dirname(m), spec);
 	return [target, `${target}/index`].find((t) => modules.includes(t));
 }
-const CATALOGUE = 'catalogue/index';
 
-/** The longest chain of files starting at `m` (m itself counts), as [its files, its length by the rule above]. */
-function longestChain(m: string, seen: string[] = []): [string[], number] {
-	if (seen.includes(m)) throw new Error(`import cycle: ${[...seen, m].join(' → ')}`);
-	const inCatalogue = seen.includes(CATALOGUE) && m.startsWith('catalogue/');
-	let best: [string[], number] = [[], 0];
-	for (const spec of importsOf(m)) {
-		const next = longestChain(resolve(m, spec) ?? spec, [...seen, m]);
-		if (next[1] > best[1]) best = next;
-	}
-	return [[m, ...best[0]], best[1] + (inCatalogue ? 0 : 1)];
-}
-
-test('shared/ imports only its own modules, by relative path', () => {
-	expect(modules.length).toBeGreaterThan(10);
+/** The folder arrows of the code: `from → to` for each import from one folder into another. */
+export function folderArrows(): string[] {
+	const arrows = new Set<string>();
 	for (const m of modules) {
 		for (const spec of importsOf(m)) {
-			expect(`${m}: ${spec}`).toMatch(/: \.\.?\/(?:[a-z-]+\/)*[a-z-]+$/);
-			expect(`${m}: ${spec} → ${resolve(m, spec) ?? 'not a module of shared/'}`).not.toMatch(/not a module of shared\/$/);
+			const target = resolve(m, spec);
+			if (target && folderOf(target) !== folderOf(m)) arrows.add(`${folderOf(m)} --> ${folderOf(target)}`);
 		}
 	}
+	return [...arrows].sort();
+}
+
+/** A circle in `graph`, as its path, or undefined. */
+function findCircle(graph: Map<string, string[]>): string[] | undefined {
+	const state = new Map<string, 'open' | 'done'>();
+	const visit = (node: string, trail: string[]): string[] | undefined => {
+		if (state.get(node) === 'open') return [...trail.slice(trail.indexOf(node)), node];
+		if (state.get(node) === 'done') return undefined;
+		state.set(node, 'open');
+		for (const next of graph.get(node) ?? []) {
+			const circle = visit(next, [...trail, node]);
+			if (circle) return circle;
+		}
+		state.set(node, 'done');
+		return undefined;
+	};
+	for (const node of graph.keys()) {
+		const circle = visit(node, []);
+		if (circle) return circle;
+	}
+	return undefined;
+}
+
+test('shared/ is the folders of LAYERS, each with an index.ts', () => {
+	const folders = fs.readdirSync(SHARED, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+	expect(folders).toEqual([...LAYERS].sort());
+	expect(modules.filter((m) => !m.includes('/'))).toEqual([]);
+	for (const folder of LAYERS) expect(modules).toContain(`${folder}/index`);
 });
 
-test('the longest import chain inside shared/ is at most 4 files', () => {
-	const chains = modules.map((m) => longestChain(m)).sort((a, b) => b[1] - a[1]);
-	const [longest, length] = chains[0];
-	// Printed for the record (the closing note of the release-shape issue quotes it).
-	process.stdout.write(`longest import chain in shared/: ${length} files: ${longest.join(' → ')}\n`);
-	expect(length).toBeLessThanOrEqual(4);
+test('every import of shared/ is its own: within the folder, or a lower folder through its index', () => {
+	const wrong: string[] = [];
+	for (const m of modules) {
+		const rank = LAYERS.indexOf(folderOf(m) as (typeof LAYERS)[number]);
+		for (const spec of importsOf(m)) {
+			const target = resolve(m, spec);
+			if (!spec.startsWith('.') || !target) wrong.push(`${m}: '${spec}' is not a module of shared/ (no platform, no library, no Node built-in)`);
+			else if (folderOf(target) === folderOf(m)) {
+				if (target.endsWith('/index')) wrong.push(`${m}: '${spec}' imports its own folder's index; import the file`);
+			} else if (!target.endsWith('/index') || !/^\.\.\/[a-z]+$/.test(spec)) wrong.push(`${m}: '${spec}' reaches inside another folder; import '../${folderOf(target)}'`);
+			else if (LAYERS.indexOf(folderOf(target) as (typeof LAYERS)[number]) >= rank) wrong.push(`${m}: '${spec}' imports a folder that is not below ${folderOf(m)} in LAYERS`);
+		}
+	}
+	expect(wrong).toEqual([]);
+});
+
+test('no circle between the files of shared/, nor between its folders', () => {
+	const files = new Map(modules.map((m) => [m, importsOf(m).map((s) => resolve(m, s)).filter((t): t is string => t !== undefined)]));
+	expect(findCircle(files)).toBeUndefined();
+	const folders = new Map<string, string[]>();
+	for (const arrow of folderArrows()) {
+		const [from, to] = arrow.split(' --> ');
+		folders.set(from, [...(folders.get(from) ?? []), to]);
+	}
+	expect(findCircle(folders)).toBeUndefined();
+});
+
+test('the checks find a circle and an upward import (they are not vacuous)', () => {
+	expect(findCircle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toEqual(['a', 'b', 'c', 'a']);
+	expect(LAYERS.indexOf('client')).toBeGreaterThan(LAYERS.indexOf('base'));
 });
 
 test('no module-level mutable state in shared/', () => {
 	for (const m of modules) {
-		const text = source(m);
+		const text = fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8');
 		expect(`${m}: ${/^(?:export )?(?:let|var) /m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 		expect(`${m}: ${/^(?:export )?const \w+(?:: (?!Readonly)[^=]+)? = new (?:Map|Set|WeakMap|Array)\b/m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 	}
+});
+
+test('outside shared/, code imports folder entries only', () => {
+	const wrong: string[] = [];
+	for (const dir of ['n8n/nodes', 'n8n/credentials', 'zapier/src', 'sdk', 'sandbox', 'scripts']) {
+		for (const file of list(path.join(ROOT, dir))) {
+			for (const spec of importsIn(fs.readFileSync(path.join(ROOT, dir, file), 'utf8'))) {
+				const m = /(?:^|\/)shared\/(.+)$/.exec(spec);
+				if (m && !(LAYERS as readonly string[]).includes(m[1])) wrong.push(`${dir}/${file}: '${spec}'`);
+			}
+		}
+	}
+	expect(wrong).toEqual([]);
+});
+
+test("CONTRIBUTING.md's drawing of shared/ has exactly the folder arrows of the code", () => {
+	const doc = fs.readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+	const block = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+	const drawn = [...block.matchAll(/^\s*([a-z]+) --> ([a-z]+)\s*$/gm)].map((m) => `${m[1]} --> ${m[2]}`).sort();
+	expect({ missingFromDrawing: folderArrows().filter((a) => !drawn.includes(a)), drawnButNotInCode: drawn.filter((a) => !folderArrows().includes(a)) }).toEqual({
+		missingFromDrawing: [],
+		drawnButNotInCode: [],
+	});
 });

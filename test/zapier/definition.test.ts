@@ -242,7 +242,7 @@ describe("Zapier's publishing review", () => {
 
 	test('polling triggers return the newest first (checked per trigger in triggers.test.ts and the sandbox test)', () => {
 		// Upcoming Scheduled Draft sorts by the time furthest ahead (the last to enter the window); New Published Post reads the newest first.
-		const source = readFileSync(join(ZAPIER_DIR, '..', 'shared', 'poll-reader.ts'), 'utf8');
+		const source = readFileSync(join(ZAPIER_DIR, '..', 'shared', 'triggers', 'events.ts'), 'utf8');
 		expect(source).toMatch(/latestScheduledFirst\(read\.entries\)/);
 	});
 
