@@ -3,7 +3,7 @@
  * the sandbox reads its routes and scopes from the catalogue, so a mistake
  * there could never fail an integration test. This table can.
  */
-import { OPERATIONS, OPERATION_KEYS, spendsCredits } from '../../shared/catalogue';
+import { OPERATIONS, OPERATION_KEYS, spendsCredits } from '../../../shared/catalogue';
 
 // [method, path, scope, cost (null: the spec does not say)]
 const SPEC: Record<string, [string, string, string, number | null]> = {

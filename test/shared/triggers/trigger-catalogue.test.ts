@@ -3,9 +3,9 @@
  * defaults within their bounds, conditions on a real choice, sample and
  * output), and a field reads in each platform's words.
  */
-import { OPERATION_KEYS } from '../../shared/catalogue';
-import { TRIGGERS, TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
-import type { TriggerFieldSpec, TriggerPlatform } from '../../shared/triggers';
+import { OPERATION_KEYS } from '../../../shared/catalogue';
+import { TRIGGERS, TRIGGER_KEYS, getTrigger, platformField } from '../../../shared/triggers';
+import type { TriggerFieldSpec, TriggerPlatform } from '../../../shared/triggers';
 
 const PLATFORMS: TriggerPlatform[] = ['n8n', 'zapier'];
 

@@ -4,10 +4,10 @@
  * one-request steady state of a newest-first list, the cap and its flag, and
  * many successive polls with no duplicate and no miss in both orders.
  */
-import type { HttpRequest, Send } from '../../shared/base';
-import { PostWriterClient } from '../../shared/client';
-import { fetchNewestPosts, readPostsSince, detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../shared/triggers';
-import { mulberry32 } from '../../sandbox';
+import type { HttpRequest, Send } from '../../../shared/base';
+import { PostWriterClient } from '../../../shared/client';
+import { fetchNewestPosts, readPostsSince, detectOrder, selectNewPosts, stampInOrder, truncationWarning, type PostWatermarkState } from '../../../shared/triggers';
+import { mulberry32 } from '../../../sandbox';
 
 type Order = 'newest-first' | 'oldest-first';
 type Post = { id: string; text: string; publishedAt: string };

@@ -1,5 +1,5 @@
 /** Whether the answers show that the key had room (shared/pacing/room-signal.ts). */
-import { SAME_WINDOW_MS, ROOM_SHARE, RoomSignal } from '../../shared/pacing';
+import { SAME_WINDOW_MS, ROOM_SHARE, RoomSignal } from '../../../shared/pacing';
 
 const LIMIT = 10;
 const roomy = Math.ceil(ROOM_SHARE * LIMIT);

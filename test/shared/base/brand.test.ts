@@ -1,9 +1,9 @@
 /** The product name lives in shared/base/brand.ts; the package names must agree with it. */
 import { readFileSync, existsSync } from 'fs';
 import { join } from 'path';
-import { BRAND } from '../../shared/base';
+import { BRAND } from '../../../shared/base';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 
 test('n8n/package.json is the n8n package named in BRAND; the root package is private', () => {
 	const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

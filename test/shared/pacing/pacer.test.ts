@@ -4,10 +4,10 @@
  * per-call latency and a fixed-window quota, calls run by a pool as the n8n
  * node runs items. No real time passes.
  */
-import { PostWriterClient, readRateLimit } from '../../shared/client';
-import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../shared/errors';
-import { Pacer } from '../../shared/pacing';
-import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../helpers/virtual-time';
+import { PostWriterClient, readRateLimit } from '../../../shared/client';
+import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../../shared/errors';
+import { Pacer } from '../../../shared/pacing';
+import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
 

@@ -1,5 +1,5 @@
 /** The calls in flight (shared/pacing/in-flight.ts): Little's law within a cap. */
-import { AUTO_IN_FLIGHT, InFlight } from '../../shared/pacing';
+import { AUTO_IN_FLIGHT, InFlight } from '../../../shared/pacing';
 
 test('before any answer only the cap holds; then rate × latency with headroom, never under the floor', () => {
 	const f = new InFlight();

@@ -3,10 +3,10 @@
  * a fake transport: it caps each attempt's timeout and the retry waits, and
  * no request starts with less than MIN_ATTEMPT_MS left.
  */
-import type { HttpRequest, HttpResponse } from '../../shared/base';
-import { PostWriterClient, runGuided, MIN_ATTEMPT_MS } from '../../shared/client';
-import { GuidedIncompleteError, RateLimitedError, ServerError, TimeoutError } from '../../shared/errors';
-import { caught } from '../helpers/fake';
+import type { HttpRequest, HttpResponse } from '../../../shared/base';
+import { PostWriterClient, runGuided, MIN_ATTEMPT_MS } from '../../../shared/client';
+import { GuidedIncompleteError, RateLimitedError, ServerError, TimeoutError } from '../../../shared/errors';
+import { caught } from '../../helpers/fake';
 
 const BASE = 'https://api.test.example/api/v1';
 

@@ -1,7 +1,7 @@
 import nock from 'nock';
-import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError } from '../../shared/errors';
-import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../shared/client';
-import { caught, nockClient } from '../helpers/fake';
+import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError } from '../../../shared/errors';
+import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../../shared/client';
+import { caught, nockClient } from '../../helpers/fake';
 
 const HOST = 'https://api.test.example';
 afterEach(() => nock.cleanAll());

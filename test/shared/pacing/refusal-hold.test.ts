@@ -1,5 +1,5 @@
 /** The hold after a refusal (shared/pacing/refusal-hold.ts): how long the lane waits, and which refusals cut the rate. */
-import { DELAY_PRECISION_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../shared/pacing';
+import { DELAY_PRECISION_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
 
 /** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
 const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });

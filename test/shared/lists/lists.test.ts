@@ -1,7 +1,7 @@
 import nock from 'nock';
-import { LIST_HARD_CAP, newWalk, stallMessage, stepWalk, normaliseCalendar, normaliseList } from '../../shared/lists';
-import { readCalendarEntry } from '../../shared/records';
-import { nockClient } from '../helpers/fake';
+import { LIST_HARD_CAP, newWalk, stallMessage, stepWalk, normaliseCalendar, normaliseList } from '../../../shared/lists';
+import { readCalendarEntry } from '../../../shared/records';
+import { nockClient } from '../../helpers/fake';
 
 describe('normaliseList accepts every plausible shape', () => {
 	const items = [{ id: 'a' }, { id: 'b' }];

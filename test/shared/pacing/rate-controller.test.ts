@@ -1,5 +1,5 @@
 /** The rate controller (shared/pacing/rate-controller.ts) on its own: times are given, nothing waits. */
-import { RATE_DEFAULTS, RateController } from '../../shared/pacing';
+import { RATE_DEFAULTS, RateController } from '../../../shared/pacing';
 
 /** Sends calls as fast as the bucket allows from `from` to `to`; returns their times. */
 function sendUntil(rc: RateController, from: number, to: number): number[] {

@@ -1,5 +1,5 @@
 /** What the answers say of the quota (shared/pacing/quota-window.ts): each piece used only where it is known. */
-import { InFlight, QuotaWindow } from '../../shared/pacing';
+import { InFlight, QuotaWindow } from '../../../shared/pacing';
 
 describe('QuotaWindow', () => {
 	test('an exact window end and a spent count hold the calls until that end, counting our calls sent after the one told', () => {

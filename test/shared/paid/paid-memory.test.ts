@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 
-import { ServerError, TimeoutError } from '../../shared/errors';
-import type { PaidOutcome, PaidScope } from '../../shared/paid';
-import { PaidMemory, PaidRun, errorOfUnclear, unclearFailureOf } from '../../shared/paid';
+import { ServerError, TimeoutError } from '../../../shared/errors';
+import type { PaidOutcome, PaidScope } from '../../../shared/paid';
+import { PaidMemory, PaidRun, errorOfUnclear, unclearFailureOf } from '../../../shared/paid';
 
 const KEY = 'pw_live_0123456789abcdef0123456789abcdef';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

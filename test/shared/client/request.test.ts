@@ -3,10 +3,10 @@
  * Expectations are written out by hand from the spec, not derived from the catalogue.
  */
 import nock from 'nock';
-import type { OperationKey } from '../../shared/catalogue';
-import { OPERATION_KEYS, getOperation, validateInput } from '../../shared/catalogue';
-import { buildRequest, describeRequest } from '../../shared/client';
-import { BASE, TEST_KEY, nockClient } from '../helpers/fake';
+import type { OperationKey } from '../../../shared/catalogue';
+import { OPERATION_KEYS, getOperation, validateInput } from '../../../shared/catalogue';
+import { buildRequest, describeRequest } from '../../../shared/client';
+import { BASE, TEST_KEY, nockClient } from '../../helpers/fake';
 
 const FUTURE = '2099-01-02T03:04:05.000Z';
 

@@ -5,9 +5,9 @@
  * pause after a refusal. The whole grid of forms × latencies × clients is
  * test/shared/pacing-grid.test.ts.
  */
-import { PostWriterClient } from '../../shared/client';
-import { Pacer, PacerRegistry, type AcquireOptions } from '../../shared/pacing';
-import { fakeService, pool, virtualTime } from '../helpers/virtual-time';
+import { PostWriterClient } from '../../../shared/client';
+import { Pacer, PacerRegistry, type AcquireOptions } from '../../../shared/pacing';
+import { fakeService, pool, virtualTime } from '../../helpers/virtual-time';
 
 const BASE = 'https://api.test.example/api/v1';
 const KEY = 'pw_live_0123456789abcdefSECRET';

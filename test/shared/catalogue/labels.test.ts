@@ -3,10 +3,10 @@
  * the credit-cost sentence, the guided operation's fields, the account
  * profile's shape, and the time-zone helpers.
  */
-import { GUIDED_OPERATION, OPERATIONS, costSentence, fieldLabel, labelledMessage } from '../../shared/catalogue';
-import { isKnownZone, isoInZone, offsetMinutes, wallTimeToUtc, ymdInZone } from '../../shared/base';
-import { ValidationError } from '../../shared/errors';
-import { parseOutput } from '../../shared/records';
+import { GUIDED_OPERATION, OPERATIONS, costSentence, fieldLabel, labelledMessage } from '../../../shared/catalogue';
+import { isKnownZone, isoInZone, offsetMinutes, wallTimeToUtc, ymdInZone } from '../../../shared/base';
+import { ValidationError } from '../../../shared/errors';
+import { parseOutput } from '../../../shared/records';
 
 describe('fieldLabel / labelledMessage', () => {
 	test.each([

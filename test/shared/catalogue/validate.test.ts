@@ -1,6 +1,6 @@
-import { ValidationError } from '../../shared/errors';
-import { normaliseBaseUrl, validateInput } from '../../shared/catalogue';
-import { caught, nockClient } from '../helpers/fake';
+import { ValidationError } from '../../../shared/errors';
+import { normaliseBaseUrl, validateInput } from '../../../shared/catalogue';
+import { caught, nockClient } from '../../helpers/fake';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 

@@ -1,5 +1,5 @@
-import type { CalendarEntry } from '../../shared/base';
-import { MAX_FIRED_KEYS, MAX_IDS_AT_WATERMARK, calendarWindow, selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../shared/triggers';
+import type { CalendarEntry } from '../../../shared/base';
+import { MAX_FIRED_KEYS, MAX_IDS_AT_WATERMARK, calendarWindow, selectNewPosts, selectUpcoming, type PostWatermarkState, type UpcomingState } from '../../../shared/triggers';
 
 function post(id: number, at: number) {
 	return { id: `p${id}`, text: `post ${id}`, publishedAt: new Date(at).toISOString() };

@@ -13,9 +13,9 @@ import {
 	WorkflowStateError,
 	extractErrorInfo,
 	redact,
-} from '../../shared/errors';
-import { parseRetryDelay } from '../../shared/client';
-import { TEST_KEY, caught, nockClient } from '../helpers/fake';
+} from '../../../shared/errors';
+import { parseRetryDelay } from '../../../shared/client';
+import { TEST_KEY, caught, nockClient } from '../../helpers/fake';
 
 const HOST = 'https://api.test.example';
 const noRetry = { retry: { maxAttempts: 1, maxQuotaWaitMs: 0 } };

@@ -8,10 +8,10 @@ import {
 	selectMilestones,
 	selectNewDrafts,
 	selectSince,
-} from '../../shared/triggers';
-import { metricValue } from '../../shared/records';
-import { timeOf } from '../../shared/base';
-import type { CreditTransaction } from '../../shared/base';
+} from '../../../shared/triggers';
+import { metricValue } from '../../../shared/records';
+import { timeOf } from '../../../shared/base';
+import type { CreditTransaction } from '../../../shared/base';
 
 const T = Date.parse('2026-11-21T09:00:00.000Z');
 const DAY = 86_400_000;

@@ -5,10 +5,10 @@
  * pointed, says the key was not sent there, and (for a paid call) that
  * nothing was charged. Nothing is ever sent to another origin.
  */
-import { PostWriterClient, MAX_SAME_ORIGIN_REDIRECTS, REDIRECT_STATUSES } from '../../shared/client';
-import { RedirectError } from '../../shared/errors';
-import type { HttpRequest, HttpResponse } from '../../shared/base';
-import { caught } from '../helpers/fake';
+import { PostWriterClient, MAX_SAME_ORIGIN_REDIRECTS, REDIRECT_STATUSES } from '../../../shared/client';
+import { RedirectError } from '../../../shared/errors';
+import type { HttpRequest, HttpResponse } from '../../../shared/base';
+import { caught } from '../../helpers/fake';
 
 const BASE = 'https://api.test.example/api/v1';
 const KEY = 'pw_live_0123456789abcdef0123456789abcdef';

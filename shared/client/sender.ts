@@ -1,0 +1,182 @@
+/**
+ * The sending of one request for the client (client.ts): paced with the
+ * client's other calls (a refusal holds every call of its operation on the
+ * key), redirects decided by redirects.ts, the answer read by response.ts,
+ * retried by the policy of retry.ts within the quota's time budget and the
+ * deadline, and after a 401 nothing sent any more.
+ */
+import type { OperationKey } from '../catalogue';
+import { getOperation } from '../catalogue';
+import type { HttpRequest, HttpResponse, Send, Sleep } from '../base';
+import { AuthenticationError, PostWriterError, RateLimitedError, TimeoutError, WorkflowBusyError, networkErrorFrom } from '../errors';
+import type { Pacer, Slot } from '../pacing';
+import { PauseTooLong, describeQuota } from '../pacing';
+import type { ClientOptions, RawResult, RetryEvent } from './options';
+import { redirectError, sendFollowingRedirects } from './redirects';
+import { readRateLimit, readResponse } from './response';
+import type { RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
+
+/** A request's timeout when the client is given none. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What the sender takes: the client's options, its Base URL normalised, its clock, random source and pacing settled. */
+export interface SenderOptions extends Pick<ClientOptions, 'send' | 'sleep' | 'retry' | 'timeoutMs' | 'deadline' | 'onRetry' | 'party' | 'quotaBudgetSetting'> {
+	baseUrl: string;
+	now: () => number;
+	random: () => number;
+	pacer: Pacer;
+}
+
+export class Sender {
+	private readonly baseUrl: string;
+	private readonly send: Send;
+	private readonly sleep: Sleep;
+	private readonly now: () => number;
+	private readonly random: () => number;
+	private readonly policy: RetryPolicy;
+	private readonly timeoutMs: number;
+	private readonly deadline?: number;
+	private readonly onRetry?: (event: RetryEvent) => void;
+	private readonly pacer: Pacer;
+	/** The 401 that refused the key: no call is sent after it. */
+	private keyRefused?: AuthenticationError;
+	private readonly party?: string;
+	private readonly quotaBudgetSetting?: string;
+
+	constructor(options: SenderOptions) {
+		this.baseUrl = options.baseUrl;
+		this.send = options.send;
+		this.sleep = options.sleep;
+		this.now = options.now;
+		this.random = options.random;
+		this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+		this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		this.deadline = options.deadline;
+		this.onRetry = options.onRetry;
+		this.pacer = options.pacer;
+		this.party = options.party;
+		this.quotaBudgetSetting = options.quotaBudgetSetting;
+	}
+
+	/** Time left before the deadline (Infinity without one). */
+	timeLeft(): number {
+		return this.deadline === undefined ? Infinity : this.deadline - this.now();
+	}
+
+	/**
+	 * Sends one request with the retry policy, within the deadline, paced with
+	 * the client's other calls; returns the parsed body. A refusal (429,
+	 * WORKFLOW_BUSY) pauses every call of the client for the delay; other
+	 * retries (a GET after a 5xx or a network error) wait on their own.
+	 */
+	async execute(key: OperationKey, request: HttpRequest, retry?: Partial<RetryPolicy>): Promise<RawResult> {
+		const policy = { ...this.policy, ...retry };
+		const op = getOperation(key);
+		const method = op.method;
+		let waitedMs = 0;
+		let refusals = 0;
+		let firstRefusalAt: number | undefined;
+		/** When this call's own wait after a refusal ended (the pause of its operation ends before it). */
+		let waitedUntil: number | undefined;
+		for (let attempt = 1; ; attempt++) {
+			this.throwIfKeyRefused(key);
+			const slot = await this.acquire(key, waitedUntil);
+			waitedUntil = undefined;
+			let error: unknown;
+			let response: HttpResponse | undefined;
+			let value: unknown;
+			try {
+				this.throwIfKeyRefused(key);
+				const left = this.timeLeft();
+				if (left < MIN_ATTEMPT_MS) {
+					throw new TimeoutError(
+						`${op.name} was not sent: the time allowed for this run ends in ${Math.max(0, Math.round(left))} ms, too little for a request (at least ${MIN_ATTEMPT_MS} ms). Nothing was sent or charged.`,
+						false,
+						{ operation: key, code: 'DEADLINE_REACHED' },
+					);
+				}
+				let sent = request;
+				try {
+					// Redirects within the Base URL's origin are followed; any other is refused below (redirects.ts).
+					({ request: sent, response } = await sendFollowingRedirects(this.send, { ...request, timeoutMs: Math.min(this.timeoutMs, left) }, this.baseUrl));
+				} catch (e) {
+					error = networkErrorFrom(e, op);
+				}
+				if (response) {
+					try {
+						const redirected = redirectError(op, sent, response, this.baseUrl);
+						if (redirected) throw redirected;
+						value = readResponse(response, op, this.now());
+					} catch (e) {
+						error = e;
+					}
+				}
+			} finally {
+				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: an answer, for the pacing.
+				const refused = error instanceof RateLimitedError;
+				const rate = response ? readRateLimit(response.headers, this.now()) : undefined;
+				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
+			}
+			if (response && error === undefined) return { value, response, attempts: attempt };
+			if (error instanceof AuthenticationError) this.keyRefused ??= error;
+			const refusal = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
+			if (refusal) {
+				refusals++;
+				firstRefusalAt ??= this.now();
+			}
+			const decision = decideRetry(
+				error,
+				method,
+				{ attempt, waitedMs, refusals, quotaWaitedMs: firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt },
+				policy,
+				this.random,
+			);
+			// A wait that would leave no time before the deadline is not taken: the caller gets the error as the server gave it (a 429 keeps its delay).
+			if (decision.retry && this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
+			if (!decision.retry) {
+				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals);
+				throw error;
+			}
+			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
+			if (error instanceof RateLimitedError) {
+				// One pacing: a refusal holds every call of this operation on the key (a short delay, only until the window our oldest call opened ends).
+				const ownWait = this.pacer.refused(decision.delayMs, key);
+				waitedUntil = this.now() + ownWait;
+				if (ownWait > 0) await this.sleep(ownWait);
+			} else if (refusal) {
+				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: only this call waits.
+				await this.sleep(decision.delayMs);
+			} else {
+				await this.sleep(decision.delayMs);
+				waitedMs += decision.delayMs;
+			}
+		}
+	}
+
+	/** The refusal that ran out of the quota's time budget, with the budget and the quota seen. */
+	private budgetError(key: OperationKey, error: unknown, budgetMs: number, firstRefusalAt: number | undefined, refusals: number): PostWriterError {
+		const waitedMs = firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt;
+		const budget = { budgetMs, waitedMs, refusals, quota: describeQuota(this.pacer.report(key)), setting: this.quotaBudgetSetting };
+		return refusalOverBudget(error, key, getOperation(key).name, budget);
+	}
+
+	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */
+	private async acquire(key: OperationKey, waitedUntil?: number): Promise<Slot> {
+		const maxWaitMs = this.deadline === undefined ? Infinity : Math.max(0, this.timeLeft() - MIN_ATTEMPT_MS);
+		return await this.pacer.acquire(key, { party: this.party, maxWaitMs, waitedUntil }).catch((e: unknown) =>
+			Promise.reject(e instanceof PauseTooLong ? new RateLimitedError(e.waitMs, { operation: key, operationName: getOperation(key).name }) : e),
+		);
+	}
+
+	/** After a 401 the key is known to be refused: every later call fails at once with the same message, and nothing is sent. */
+	private throwIfKeyRefused(key: OperationKey): void {
+		const refused = this.keyRefused;
+		if (!refused) return;
+		throw new AuthenticationError(refused.serverMessage ?? 'The API key was not accepted', {
+			status: refused.status,
+			code: refused.code,
+			operation: key,
+		});
+	}
+}
