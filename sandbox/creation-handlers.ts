@@ -5,7 +5,7 @@
  * (WORKFLOW_OUT_OF_SEQUENCE), the real-time latency of each step, and the
  * stage each step moves the workflow to. Their texts come from creation-text.ts.
  */
-import { ApiError, outOfSequence, validation } from './errors';
+import { ApiError, outOfSequence, validation } from './api-errors';
 import { ideasFor, passesValidationRule, questionsFor, refinePost, writePost } from './creation-text';
 import { busyError } from './faults';
 import { intFor } from './random';

@@ -4,8 +4,8 @@
  * handler; a list is paged in the list shape, and 2xx bodies take the record
  * shape. Refusals are thrown as ApiError.
  */
-import type { Outcome } from './errors';
-import { ApiError } from './errors';
+import type { Outcome } from './api-errors';
+import { ApiError } from './api-errors';
 import { authenticate, requireScope } from './keys';
 import { formatList } from './paging';
 import { shapeBody, shapeListItems } from './shapes';

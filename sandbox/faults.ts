@@ -7,8 +7,8 @@
  * or expired key, exhausted credits); and the fixed quota windows.
  */
 import type { OperationKey } from '../shared/catalogue';
-import { ApiError, errorBody } from './errors';
-import type { Outcome } from './errors';
+import { ApiError, errorBody } from './api-errors';
+import type { Outcome } from './api-errors';
 import type { SandboxOptions, QuotaRule, Quotas } from './types';
 import type { KeyRecord } from './records';
 import { mulberry32 } from './random';

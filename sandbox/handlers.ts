@@ -9,7 +9,7 @@
 import type { OperationKey } from '../shared/catalogue';
 import { DAY_MS } from './clock';
 import { createCreationHandlers } from './creation-handlers';
-import { ApiError, validation } from './errors';
+import { ApiError, validation } from './api-errors';
 import { insufficientCredits } from './faults';
 import { analyzeText, generateProposals, rewriteText, viralityOf } from './post-text';
 import type { Ctx, Handler, Handlers, SandboxRuntime } from './types';

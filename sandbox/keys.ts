@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES } from '../shared/base';
 import type { Scope } from '../shared/base';
 import { DAY_MS } from './clock';
-import { ApiError } from './errors';
+import { ApiError } from './api-errors';
 import { keyRefusal } from './faults';
 import { sha256 } from './random';
 import type { KeyRecord } from './records';

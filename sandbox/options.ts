@@ -4,7 +4,7 @@
  * by key) and checked (an unknown shape or order is refused).
  */
 import { DAY_MS } from './clock';
-import { ERROR_SHAPES } from './errors';
+import { ERROR_SHAPES } from './api-errors';
 import { DEFAULT_QUOTAS } from './faults';
 import { LIST_SHAPES } from './paging';
 import { RECORD_SHAPES } from './shapes';

@@ -26,7 +26,7 @@
  * The new shapes give at most `listPageMax` items a page (default 20, below
  * the 50 or 100 the clients ask for); the first four keep 100.
  */
-import { validation } from './errors';
+import { validation } from './api-errors';
 
 export type ListShape =
 	| 'data-cursor'

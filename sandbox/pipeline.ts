@@ -6,8 +6,8 @@
  * unexpected exception becomes 500 INTERNAL_ERROR.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errorOutcome } from './errors';
-import type { Outcome } from './errors';
+import { ApiError, errorOutcome } from './api-errors';
+import type { Outcome } from './api-errors';
 import { dispatch } from './dispatch';
 import { quotaBucket } from './faults';
 import type { Faults } from './faults';

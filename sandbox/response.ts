@@ -5,8 +5,8 @@
  * dropped connection or a response held until close.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorContentType } from './errors';
-import type { Outcome } from './errors';
+import { errorContentType } from './api-errors';
+import type { Outcome } from './api-errors';
 import type { RateInfo } from './faults';
 import type { SandboxOptions } from './types';
 

@@ -5,7 +5,7 @@
  */
 import { OPERATION_KEYS, OPERATIONS } from '../shared/catalogue';
 import type { OperationSpec } from '../shared/catalogue';
-import { ApiError } from './errors';
+import { ApiError } from './api-errors';
 import type { Match, ParsedRequest, Route } from './types';
 
 /** Every catalogue operation as a route: its path as a pattern, `:name` segments captured. */

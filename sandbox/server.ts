@@ -11,8 +11,8 @@
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket, AddressInfo } from 'node:net';
-import { ApiError, errorBody } from './errors';
-import type { ErrorShape } from './errors';
+import { ApiError, errorBody } from './api-errors';
+import type { ErrorShape } from './api-errors';
 import { DEFAULT_QUOTAS, createFaults } from './faults';
 import { createHandlers } from './handlers';
 import { KEY_PREFIX, addSandboxKeys } from './keys';

@@ -6,7 +6,7 @@
  * graph has no circle (test/sandbox/structure.test.ts).
  */
 import type { OperationKey, OperationSpec } from '../shared/catalogue';
-import type { ErrorShape } from './errors';
+import type { ErrorShape } from './api-errors';
 import type { ListShape } from './paging';
 import type { RecordShape } from './shapes';
 import type { AccountRecord, KeyRecord, PostRecord } from './records';

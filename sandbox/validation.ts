@@ -4,7 +4,7 @@
  * fields. A refused field throws the 400 VALIDATION_ERROR naming it.
  */
 import type { FieldSpec, OperationSpec } from '../shared/catalogue';
-import { validation } from './errors';
+import { validation } from './api-errors';
 
 const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;

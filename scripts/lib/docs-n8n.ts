@@ -12,7 +12,7 @@
 import type { IExecuteFunctions, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
-import { toNodeError } from '../../n8n/nodes/PostWriter/helpers/errors';
+import { toNodeError } from '../../n8n/nodes/PostWriter/helpers/node-errors';
 import { readConcurrency, readQuotaBudget } from '../../n8n/nodes/PostWriter/helpers/execute';
 import { QUOTA_BUDGET_SETTING } from '../../n8n/nodes/PostWriter/transport';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';

@@ -8,7 +8,7 @@ import { BRAND, str } from '../../shared/base';
 import { readAccountProfile } from '../../shared/records';
 import { normaliseBaseUrl } from '../../shared/catalogue';
 import { clientFor } from './client';
-import { withErrors } from './errors';
+import { withErrors } from './zapier-errors';
 
 const test = withErrors(async (z: ZObject, bundle: Bundle) => {
 	normaliseBaseUrl(bundle.authData?.baseUrl || BRAND.defaultBaseUrl);

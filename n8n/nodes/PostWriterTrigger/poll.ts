@@ -16,7 +16,7 @@ import type { EventInput, TriggerEvent, TriggerWarning, TriggerKey } from '../..
 import { TRIGGER_EVENTS, TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
 import { BRAND } from '../../shared/base';
 import { PostWriterError } from '../../shared/errors';
-import { errorTexts, toNodeError } from '../PostWriter/helpers/errors';
+import { errorTexts, toNodeError } from '../PostWriter/helpers/node-errors';
 import { createClient } from '../PostWriter/transport';
 
 /** The node's static data: each event's state under its key (see TRIGGER_EVENTS), as saved in workflows. */

@@ -9,7 +9,7 @@ import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { GUIDED_OPERATION, costSentence, getOperation } from '../../../shared/catalogue';
 import { guidedInputFrom, runGuided } from '../../../shared/client';
 import { STEP_DEADLINE_MS, clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { inputFieldsOf, outputFieldsFor, sampleFor } from '../fields';
 
 type Obj = Record<string, unknown>;

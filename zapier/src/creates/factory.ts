@@ -10,7 +10,7 @@ import { costSentence, getOperation } from '../../../shared/catalogue';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { PostWriterClient } from '../../../shared/client';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
 import type { FieldOverrides } from '../fields';
 

@@ -10,7 +10,7 @@ import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import { ValidationError } from '../../../shared/errors';
 import type { OperationKey } from '../../../shared/catalogue';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 
 /** Transactions returned at most (newest first, as the service lists them). */

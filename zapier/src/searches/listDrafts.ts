@@ -9,7 +9,7 @@ import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { Draft } from '../../../shared/base';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { DROPDOWNS, outputFieldsFor, sampleFor } from '../fields';
 
 /** Drafts read at most for one search. */

@@ -4,7 +4,7 @@ import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { WritingProfile } from '../../../shared/base';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 
 export function matchProfiles(profiles: WritingProfile[], name: string, activeOnly = false): WritingProfile[] {

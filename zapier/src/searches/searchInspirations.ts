@@ -3,7 +3,7 @@ import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
 import { clientFor } from '../client';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
 
 export const MAX_RESULTS = 25;

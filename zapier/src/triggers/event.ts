@@ -14,7 +14,7 @@ import { TRIGGER_EVENTS, getTrigger, platformField } from '../../../shared/trigg
 import type { Obj } from '../../../shared/base';
 import { clientFor } from '../client';
 import { defineTrigger } from '../define';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { isoInZone, zoneOf } from '../time';
 import { reportUnreadable } from '../unreadable';
 import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';

@@ -3,7 +3,7 @@ import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OperationKey } from '../../../shared/catalogue';
 import type { Draft } from '../../../shared/base';
-import { withErrors } from '../errors';
+import { withErrors } from '../zapier-errors';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { dropdownPage } from './dropdown';
 

@@ -18,7 +18,7 @@ import type { PostWriterClient } from '../../../shared/client';
 import { ValidationError } from '../../../shared/errors';
 import type { PaidCallMemo, PaidRun } from '../../../shared/paid';
 import { createClient, readCredential } from '../transport';
-import { errorItemText, toNodeError } from './errors';
+import { errorItemText, toNodeError } from './node-errors';
 import type { FieldOverrides } from './layout';
 import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './options';
 import { describeQuota, formatDuration } from '../../../shared/pacing';

@@ -5,7 +5,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import type { WritingProfile } from '../../../shared/base';
-import { toNodeError } from '../helpers/errors';
+import { toNodeError } from '../helpers/node-errors';
 import { createClient } from '../transport';
 
 export async function listWritingProfiles(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

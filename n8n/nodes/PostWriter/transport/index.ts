@@ -24,7 +24,7 @@ import { ValidationError } from '../../../shared/errors';
 import { Pacer, PacerRegistry } from '../../../shared/pacing';
 import { PaidMemory } from '../../../shared/paid';
 import { normaliseBaseUrl } from '../../../shared/catalogue';
-import { errorTexts } from '../helpers/errors';
+import { errorTexts } from '../helpers/node-errors';
 
 export type PostWriterContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
