@@ -14,8 +14,4 @@ module.exports = {
 	// nock's interceptor is touched after jest's soft cleanup of globals between files; that cleanup only warns (JEST-01).
 	testEnvironmentOptions: { globalsCleanup: 'off' },
 	maxWorkers: 2,
-	// A worker whose heap passed this after a file is replaced before the next. Zapier's core ends its process
-	// (process.exit) once it has served 250 runs and holds more than 450 MB of RSS (KILL_MAX_LIMIT): a worker
-	// that ran many files reached that in test/zapier/dedupe.test.ts. 300 MB of heap keeps the RSS below it.
-	workerIdleMemoryLimit: '300MB',
 };

@@ -47,8 +47,8 @@ function missingPlaces(key: OperationKey): string[] {
 	}
 
 	if (!new RegExp(`^\\t\\t${key}: `, 'm').test(read('sandbox/handlers.ts'))) missing.push(`${key}: a handler in sandbox/handlers.ts`);
-	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/catalogue.test.ts'))) missing.push(`${key}: the hand-written spec row in test/shared/catalogue.test.ts`);
-	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/request.test.ts'))) missing.push(`${key}: the request case in test/shared/request.test.ts`);
+	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/catalogue/catalogue.test.ts'))) missing.push(`${key}: the hand-written spec row in test/shared/catalogue/catalogue.test.ts`);
+	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/client/request.test.ts'))) missing.push(`${key}: the request case in test/shared/client/request.test.ts`);
 	if (!read('README.md').includes(`| \`${key}\` |`)) missing.push(`${key}: its row in the operation table of README.md (npm run docs)`);
 	return missing;
 }
@@ -78,8 +78,8 @@ test('the check names the places of an operation that is wired nowhere', () => {
 		'summarizePost: the operation picker of n8n/nodes/PostWriter/actions/post/Post.resource.ts (operationPicker)',
 		'summarizePost: Zapier file zapier/src/creates/summarizePost.ts, registered in zapier/src/index.ts',
 		'summarizePost: a handler in sandbox/handlers.ts',
-		'summarizePost: the hand-written spec row in test/shared/catalogue.test.ts',
-		'summarizePost: the request case in test/shared/request.test.ts',
+		'summarizePost: the hand-written spec row in test/shared/catalogue/catalogue.test.ts',
+		'summarizePost: the request case in test/shared/client/request.test.ts',
 		'summarizePost: its row in the operation table of README.md (npm run docs)',
 	]);
 });
