@@ -21,12 +21,12 @@
  * reads (poll-reads.ts) and the state (polling.ts, event-state.ts) can both
  * use it within the import depth of shared/.
  */
-import type { CompiledRule, CompiledSpec, Obj } from './record-fields';
+import type { CompiledRule, Obj } from './record-fields';
 import { MISSING, arrayIn, asObj, balanceIn, compileRule, compileSpecs, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './record-fields';
-import type { RecordKind } from './record-specs';
 import { SPECS } from './record-specs';
 import type { LabelledMetric } from './post-metrics';
 import { LABELLED_METRICS, isKnownMetricContainer, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './post-metrics';
+import { once } from './once';
 import type { CalendarEntry, CreditTransaction, CreditsOutput, Draft, Post } from './types';
 import type { StampedItem, UnreadableRecord } from './list-read';
 import type { Stamped } from './watermark';
@@ -37,19 +37,23 @@ export type { RecordKind } from './record-specs';
 export { fieldsLookedFor, nounOf } from './record-specs';
 export { isMetricName } from './post-metrics';
 
-/** Every kind's spec, checked against what the generic reader needs, its names reduced once. */
-export const RECORD_SPECS: Readonly<Record<RecordKind, CompiledSpec>> = compileSpecs(SPECS);
+/** The specs of this file's kinds, checked against what the generic reader needs, their names reduced once, on first use. */
+const specs = once(() =>
+	compileSpecs({ post: SPECS.post, draft: SPECS.draft, creditTransaction: SPECS.creditTransaction, credits: SPECS.credits, calendarEntry: SPECS.calendarEntry }),
+);
 
 // ---------------------------------------------------------------------------
 // A post's metrics
 
-/** The rule that reads each labelled metric: a number under any of its spellings. */
-const METRIC_READ: Readonly<Record<LabelledMetric, CompiledRule>> = {
-	likes: compileRule({ type: 'number', aliases: labelledSpellings('likes') }),
-	comments: compileRule({ type: 'number', aliases: labelledSpellings('comments') }),
-	shares: compileRule({ type: 'number', aliases: labelledSpellings('shares') }),
-	impressions: compileRule({ type: 'number', aliases: labelledSpellings('impressions') }),
-};
+/** The rule that reads each labelled metric: a number under any of its spellings (made on first use). */
+const metricRead = once(
+	(): Readonly<Record<LabelledMetric, CompiledRule>> => ({
+		likes: compileRule({ type: 'number', aliases: labelledSpellings('likes') }),
+		comments: compileRule({ type: 'number', aliases: labelledSpellings('comments') }),
+		shares: compileRule({ type: 'number', aliases: labelledSpellings('shares') }),
+		impressions: compileRule({ type: 'number', aliases: labelledSpellings('impressions') }),
+	}),
+);
 
 /**
  * A post's metrics: every entry of the objects that hold metrics (`metrics`
@@ -76,14 +80,14 @@ function readMetrics(rest: Obj): Obj | undefined {
 	const others: Obj = { ...merged };
 	let restIndex: Map<string, string[]> | undefined;
 	for (const metric of Object.keys(LABELLED_METRICS) as LabelledMetric[]) {
-		const found = findField(merged, index, METRIC_READ[metric]);
+		const found = findField(merged, index, metricRead()[metric]);
 		if (found) {
 			metrics[metric] = found.value;
 			if (sameValue(others[found.key], merged[found.key])) delete others[found.key];
 			continue;
 		}
 		// At the top of the record (a number only: `comments` may also be the list of comments).
-		const top = findField(rest, (restIndex ??= indexKeys(rest)), METRIC_READ[metric]);
+		const top = findField(rest, (restIndex ??= indexKeys(rest)), metricRead()[metric]);
 		if (top && top.value !== null) {
 			metrics[metric] = top.value;
 			delete rest[top.key];
@@ -179,7 +183,7 @@ export function metricValue(raw: unknown, name: string): number | undefined {
 
 /** A published post: id, text, publishedAt, metrics {likes, comments, shares, impressions, and any other}, url, draftId. */
 export function readPost(raw: unknown): Post {
-	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.post);
+	const { labelled, rest } = readFields(asObj(raw), specs().post);
 	const metrics = readMetrics(rest);
 	const out: Obj = { ...labelled };
 	if (metrics) out.metrics = metrics;
@@ -187,10 +191,14 @@ export function readPost(raw: unknown): Post {
 }
 
 /** A draft or scheduled post: id, text, status, scheduledAt, createdAt, updatedAt. */
-export const readDraft: (raw: unknown) => Draft = readerOf<Draft>(RECORD_SPECS.draft);
+export function readDraft(raw: unknown): Draft {
+	return readerOf<Draft>(specs().draft)(raw);
+}
 
 /** A credit transaction: id, amount, operation, balanceAfter, createdAt. */
-export const readCreditTransaction: (raw: unknown) => CreditTransaction = readerOf<CreditTransaction>(RECORD_SPECS.creditTransaction);
+export function readCreditTransaction(raw: unknown): CreditTransaction {
+	return readerOf<CreditTransaction>(specs().creditTransaction)(raw);
+}
 
 /**
  * The credits: balance (undefined when none is found) and history (the
@@ -198,7 +206,7 @@ export const readCreditTransaction: (raw: unknown) => CreditTransaction = reader
  * `entries` or `ledger`, bare or wrapped).
  */
 export function readCredits(raw: unknown): CreditsOutput {
-	const { labelled, rest, view, index } = readFields(asObj(raw), RECORD_SPECS.credits);
+	const { labelled, rest, view, index } = readFields(asObj(raw), specs().credits);
 	if (labelled.balance === undefined || labelled.balance === null) {
 		const b = balanceIn(pick(view, index, ['balance', 'credits']));
 		if (b !== undefined) labelled.balance = b;
@@ -216,7 +224,7 @@ export function readCredits(raw: unknown): CreditsOutput {
  * when the entry has none: the caller decides.
  */
 export function readCalendarEntry(raw: unknown): Partial<CalendarEntry> & Obj {
-	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.calendarEntry);
+	const { labelled, rest } = readFields(asObj(raw), specs().calendarEntry);
 	const rawType = typeof labelled.type === 'string' ? labelled.type.toLowerCase() : undefined;
 	const publishedAt = labelled.publishedAt as string | undefined;
 	const scheduledAt = labelled.scheduledAt as string | undefined;

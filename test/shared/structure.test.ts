@@ -6,7 +6,9 @@
  *   through shared/catalogue/index.ts counts the catalogue's files after it as that one file (the
  *   catalogue was one file, shared/catalogue.ts, until issue 39 split it by resource);
  * - no module keeps mutable state at module level (no top-level `let`/`var`, no top-level Map/Set
- *   unless typed read-only).
+ *   unless typed read-only). The one memory allowed is a constant computed on its first use rather than
+ *   when its module loads (issue 39): made by `once` (shared/once.ts, whose closure keeps the value), and
+ *   only as a top-level `const name = once(…)` of a pure computation over constants.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,4 +65,16 @@ test('no module-level mutable state in shared/', () => {
 		expect(`${m}: ${/^(?:export )?(?:let|var) /m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 		expect(`${m}: ${/^(?:export )?const \w+(?:: (?!Readonly)[^=]+)? = new (?:Map|Set|WeakMap|Array)\b/m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 	}
+});
+
+test('a constant computed on first use is a top-level const made by once() (shared/once.ts), nothing else', () => {
+	for (const m of modules.filter((x) => x !== 'once')) {
+		for (const line of source(m).split('\n').filter((l) => /\bonce\(/.test(l) && !/^\s*(?:\*|\/\/)/.test(l))) {
+			expect(`${m}: ${line}`).toMatch(/^[\w/-]+: (?:export )?const \w+(?:: [^=]+)? = once\(/);
+		}
+	}
+	// once() itself: its closure keeps the one value, computed on the first call.
+	expect(source('once').replace(/\/\*\*[\s\S]*?\*\/\n/, '')).toBe(
+		'export function once<T>(compute: () => T): () => T {\n\tlet kept: { readonly value: T } | undefined;\n\treturn () => (kept ??= { value: compute() }).value;\n}\n',
+	);
 });
