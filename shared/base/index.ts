@@ -5,6 +5,7 @@
  * file inside.
  */
 export * from './brand';
+export * from './once';
 export * from './time';
 export * from './time-zones';
 export * from './transport';

@@ -5,28 +5,40 @@
  * accepts every plausible variant, as post-records.ts says.
  */
 import type { Obj, AccountProfile, Idea, Inspiration, Question, Verdict, WritingProfile } from '../base';
+import { once } from '../base';
 import { arrayIn, asObj, balanceIn, compileRule, compileSpecs, consume, findField, indexKeys, isRecord, pick, readFields, readerOf } from './field-reader';
 import { METRIC_RULES, SPECS } from './specs';
 import { isMetricContainer } from './metric-names';
 
-/** The specs of this file's kinds, their names reduced once (field-reader.ts's CompiledSpec). */
-const SPEC = compileSpecs(SPECS);
-/** An inspiration's metrics, read inside an object of metrics. */
-const METRIC_READ = { likes: compileRule(METRIC_RULES.likes), comments: compileRule(METRIC_RULES.comments) };
+/** The specs of this file's kinds, their names reduced once, on first use (record-fields.ts's CompiledSpec). */
+const specs = once(() =>
+	compileSpecs({
+		writingProfile: SPECS.writingProfile,
+		inspiration: SPECS.inspiration,
+		accountProfile: SPECS.accountProfile,
+		idea: SPECS.idea,
+		question: SPECS.question,
+		verdict: SPECS.verdict,
+	}),
+);
+/** An inspiration's metrics, read inside an object of metrics (made on first use). */
+const metricRead = once(() => ({ likes: compileRule(METRIC_RULES.likes), comments: compileRule(METRIC_RULES.comments) }));
 
 /** A writing profile: id, name, description, active. */
-export const readWritingProfile: (raw: unknown) => WritingProfile = readerOf<WritingProfile>(SPEC.writingProfile);
+export function readWritingProfile(raw: unknown): WritingProfile {
+	return readerOf<WritingProfile>(specs().writingProfile)(raw);
+}
 
 /** A saved inspiring post: id, text, author (a name; an author object is kept as `authorDetails`), format, likes, comments, url. */
 export function readInspiration(raw: unknown): Inspiration {
 	const o = asObj(raw);
-	const { labelled, rest, view, index } = readFields(o, SPEC.inspiration);
+	const { labelled, rest, view, index } = readFields(o, specs().inspiration);
 	if (labelled.author === undefined) {
-		const author = pick(view, index, SPEC.inspiration.fields.author.aliases);
+		const author = pick(view, index, specs().inspiration.fields.author.aliases);
 		if (isRecord(author)) {
 			const name = pick(author, indexKeys(author), ['name', 'fullName', 'displayName', 'userName', 'handle']);
 			if (typeof name === 'string') labelled.author = name;
-			consume(rest, SPEC.inspiration.fields.author.aliases, author);
+			consume(rest, specs().inspiration.fields.author.aliases, author);
 			rest.authorDetails = author;
 		}
 	}
@@ -35,7 +47,7 @@ export function readInspiration(raw: unknown): Inspiration {
 	for (const metric of ['likes', 'comments'] as const) {
 		if (labelled[metric] !== undefined) continue;
 		for (const [, container] of containers) {
-			const found = findField(container, indexKeys(container), METRIC_READ[metric]);
+			const found = findField(container, indexKeys(container), metricRead()[metric]);
 			if (found && found.value !== null) {
 				labelled[metric] = found.value;
 				break;
@@ -54,7 +66,7 @@ export function readInspiration(raw: unknown): Inspiration {
  * read), activeWritingProfile ({id, name} or null).
  */
 export function readAccountProfile(raw: unknown): AccountProfile {
-	const { labelled, rest, view, index } = readFields(asObj(raw), SPEC.accountProfile);
+	const { labelled, rest, view, index } = readFields(asObj(raw), specs().accountProfile);
 	if (labelled.name === undefined) {
 		const first = pick(view, index, ['firstName', 'givenName']);
 		const last = pick(view, index, ['lastName', 'familyName', 'surname']);
@@ -102,14 +114,14 @@ export function readAccountProfile(raw: unknown): AccountProfile {
 /** A creation idea: id, title, text; a bare string becomes `{id: <position>, text}`. */
 export function readIdea(raw: unknown, position = 1): Idea {
 	if (typeof raw === 'string') return { id: String(position), text: raw };
-	const idea = readerOf<Idea>(SPEC.idea)(raw);
+	const idea = readerOf<Idea>(specs().idea)(raw);
 	return idea.id === undefined ? { ...idea, id: String(position) } : idea;
 }
 
 /** A creation question: id, question (also from `text`); a bare string becomes `{id: <position>, question, text}`. */
 export function readQuestion(raw: unknown, position = 1): Question {
 	if (typeof raw === 'string') return { id: String(position), question: raw, text: raw };
-	const question = readerOf<Question>(SPEC.question)(raw);
+	const question = readerOf<Question>(specs().question)(raw);
 	return question.id === undefined ? { ...question, id: String(position) } : question;
 }
 
@@ -134,7 +146,7 @@ function textsOf(value: unknown): string[] | undefined {
  */
 export function readVerdict(raw: unknown): Verdict {
 	if (typeof raw === 'string') return { summary: raw };
-	const { labelled, rest, view, index } = readFields(asObj(raw), SPEC.verdict);
+	const { labelled, rest, view, index } = readFields(asObj(raw), specs().verdict);
 	const lists = {
 		issues: ['issues', 'problems', 'errors', 'warnings', 'flaws'],
 		suggestions: ['suggestions', 'recommendations', 'improvements', 'tips', 'advice'],

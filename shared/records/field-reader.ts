@@ -81,7 +81,7 @@ export const GENERIC_NEST = ['data', 'attributes', 'record', 'item', 'node', 're
 /**
  * A rule with its names reduced once, and a spec made of such rules: rules are constants, and reducing their names
  * again for every record was most of the time a trigger spent reading a page (3 to 4 times the rest). The readers
- * compile their specs when their module loads; the generic reader takes only compiled ones.
+ * compile their specs on their first use (once.ts); the generic reader takes only compiled ones.
  */
 export interface CompiledRule extends FieldRule {
 	/** Each name reduced (keyOf), aliases then fallbacks, with whether its key is consumed. */

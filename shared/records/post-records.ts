@@ -16,27 +16,31 @@
  * Nothing the API sent is dropped. Readers are idempotent: reading a record
  * already read gives it back unchanged.
  */
-import type { CompiledRule, CompiledSpec } from './field-reader';
+import type { CompiledRule } from './field-reader';
 import type { Obj, CalendarEntry, CreditTransaction, CreditsOutput, Draft, Post } from '../base';
+import { once } from '../base';
 import { MISSING, arrayIn, asObj, balanceIn, compileRule, compileSpecs, consume, findField, indexKeys, isRecord, keyOf, pick, readFields, readValue, readerOf, sameValue } from './field-reader';
-import type { RecordKind } from './specs';
 import { SPECS } from './specs';
 import type { LabelledMetric } from './metric-names';
 import { LABELLED_METRICS, isKnownMetricContainer, isMetricContainer, isMetricName, labelledMetricOf, labelledSpellings, metricWordOf, spellingsOf } from './metric-names';
 
-/** Every kind's spec, checked against what the generic reader needs, its names reduced once. */
-export const RECORD_SPECS: Readonly<Record<RecordKind, CompiledSpec>> = compileSpecs(SPECS);
+/** The specs of this file's kinds, checked against what the generic reader needs, their names reduced once, on first use. */
+const specs = once(() =>
+	compileSpecs({ post: SPECS.post, draft: SPECS.draft, creditTransaction: SPECS.creditTransaction, credits: SPECS.credits, calendarEntry: SPECS.calendarEntry }),
+);
 
 // ---------------------------------------------------------------------------
 // A post's metrics
 
-/** The rule that reads each labelled metric: a number under any of its spellings. */
-const METRIC_READ: Readonly<Record<LabelledMetric, CompiledRule>> = {
-	likes: compileRule({ type: 'number', aliases: labelledSpellings('likes') }),
-	comments: compileRule({ type: 'number', aliases: labelledSpellings('comments') }),
-	shares: compileRule({ type: 'number', aliases: labelledSpellings('shares') }),
-	impressions: compileRule({ type: 'number', aliases: labelledSpellings('impressions') }),
-};
+/** The rule that reads each labelled metric: a number under any of its spellings (made on first use). */
+const metricRead = once(
+	(): Readonly<Record<LabelledMetric, CompiledRule>> => ({
+		likes: compileRule({ type: 'number', aliases: labelledSpellings('likes') }),
+		comments: compileRule({ type: 'number', aliases: labelledSpellings('comments') }),
+		shares: compileRule({ type: 'number', aliases: labelledSpellings('shares') }),
+		impressions: compileRule({ type: 'number', aliases: labelledSpellings('impressions') }),
+	}),
+);
 
 /**
  * A post's metrics: every entry of the objects that hold metrics (`metrics`
@@ -63,14 +67,14 @@ function readMetrics(rest: Obj): Obj | undefined {
 	const others: Obj = { ...merged };
 	let restIndex: Map<string, string[]> | undefined;
 	for (const metric of Object.keys(LABELLED_METRICS) as LabelledMetric[]) {
-		const found = findField(merged, index, METRIC_READ[metric]);
+		const found = findField(merged, index, metricRead()[metric]);
 		if (found) {
 			metrics[metric] = found.value;
 			if (sameValue(others[found.key], merged[found.key])) delete others[found.key];
 			continue;
 		}
 		// At the top of the record (a number only: `comments` may also be the list of comments).
-		const top = findField(rest, (restIndex ??= indexKeys(rest)), METRIC_READ[metric]);
+		const top = findField(rest, (restIndex ??= indexKeys(rest)), metricRead()[metric]);
 		if (top && top.value !== null) {
 			metrics[metric] = top.value;
 			delete rest[top.key];
@@ -166,7 +170,7 @@ export function metricValue(raw: unknown, name: string): number | undefined {
 
 /** A published post: id, text, publishedAt, metrics {likes, comments, shares, impressions, and any other}, url, draftId. */
 export function readPost(raw: unknown): Post {
-	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.post);
+	const { labelled, rest } = readFields(asObj(raw), specs().post);
 	const metrics = readMetrics(rest);
 	const out: Obj = { ...labelled };
 	if (metrics) out.metrics = metrics;
@@ -174,10 +178,14 @@ export function readPost(raw: unknown): Post {
 }
 
 /** A draft or scheduled post: id, text, status, scheduledAt, createdAt, updatedAt. */
-export const readDraft: (raw: unknown) => Draft = readerOf<Draft>(RECORD_SPECS.draft);
+export function readDraft(raw: unknown): Draft {
+	return readerOf<Draft>(specs().draft)(raw);
+}
 
 /** A credit transaction: id, amount, operation, balanceAfter, createdAt. */
-export const readCreditTransaction: (raw: unknown) => CreditTransaction = readerOf<CreditTransaction>(RECORD_SPECS.creditTransaction);
+export function readCreditTransaction(raw: unknown): CreditTransaction {
+	return readerOf<CreditTransaction>(specs().creditTransaction)(raw);
+}
 
 /**
  * The credits: balance (undefined when none is found) and history (the
@@ -185,7 +193,7 @@ export const readCreditTransaction: (raw: unknown) => CreditTransaction = reader
  * `entries` or `ledger`, bare or wrapped).
  */
 export function readCredits(raw: unknown): CreditsOutput {
-	const { labelled, rest, view, index } = readFields(asObj(raw), RECORD_SPECS.credits);
+	const { labelled, rest, view, index } = readFields(asObj(raw), specs().credits);
 	if (labelled.balance === undefined || labelled.balance === null) {
 		const b = balanceIn(pick(view, index, ['balance', 'credits']));
 		if (b !== undefined) labelled.balance = b;
@@ -203,7 +211,7 @@ export function readCredits(raw: unknown): CreditsOutput {
  * when the entry has none: the caller decides.
  */
 export function readCalendarEntry(raw: unknown): Partial<CalendarEntry> & Obj {
-	const { labelled, rest } = readFields(asObj(raw), RECORD_SPECS.calendarEntry);
+	const { labelled, rest } = readFields(asObj(raw), specs().calendarEntry);
 	const rawType = typeof labelled.type === 'string' ? labelled.type.toLowerCase() : undefined;
 	const publishedAt = labelled.publishedAt as string | undefined;
 	const scheduledAt = labelled.scheduledAt as string | undefined;

@@ -4,7 +4,9 @@
  *   written here, once), through their index.ts; inside a folder, files import each other directly;
  * - no circle between files, nor between folders;
  * - nothing but shared/ itself: no platform, no HTTP library, no Node built-in;
- * - no module-level mutable state (no top-level `let`/`var`, no top-level Map/Set unless read-only);
+ * - no module-level mutable state (no top-level `let`/`var`, no top-level Map/Set unless read-only); a
+ *   constant computed on its first use (base/once.ts) is the one form of module-level memory, and only as
+ *   a top-level `const name = once(…)`;
  * - outside shared/ (n8n/, zapier/, sdk/, sandbox/, scripts/), code imports folder entries only;
  * - CONTRIBUTING.md's Mermaid drawing of the folders has exactly the arrows the code has.
  */
@@ -107,6 +109,17 @@ test('no module-level mutable state in shared/', () => {
 		expect(`${m}: ${/^(?:export )?(?:let|var) /m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 		expect(`${m}: ${/^(?:export )?const \w+(?:: (?!Readonly)[^=]+)? = new (?:Map|Set|WeakMap|Array)\b/m.exec(text)?.[0] ?? 'none'}`).toBe(`${m}: none`);
 	}
+});
+
+test('once() is used only as a top-level `const name = once(…)`: a constant deferred, not state', () => {
+	const wrong: string[] = [];
+	for (const m of modules.filter((x) => x !== 'base/once')) {
+		const lines = fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8').split('\n');
+		lines.forEach((line, i) => {
+			if (/\bonce\(/.test(line) && !/^const \w+ = once\(/.test(line)) wrong.push(`${m}:${i + 1}: ${line.trim()}`);
+		});
+	}
+	expect(wrong).toEqual([]);
 });
 
 test('outside shared/, code imports folder entries only', () => {
