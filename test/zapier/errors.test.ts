@@ -11,6 +11,26 @@ afterAll(() => nock.enableNetConnect());
 
 const GEN = { proposals: ['A post.'], draftId: 'drf_1', creditsRemaining: 9 };
 
+/**
+ * Settles `start()` on jest's clock: timers and Date are fake, and the clock is run forward while the work runs,
+ * so that seconds of backoff between answers take no real time (the step's deadline moves with the clock).
+ */
+async function onJestClock<T>(start: () => Promise<T>): Promise<T> {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	try {
+		let settled = false;
+		const work = start().finally(() => (settled = true));
+		while (!settled) {
+			// A turn of the real event loop first (sockets, nock's replies), then 100 ms of jest's clock.
+			await new Promise((resolve) => setImmediate(resolve));
+			await jest.advanceTimersByTimeAsync(100);
+		}
+		return await work;
+	} finally {
+		jest.useRealTimers();
+	}
+}
+
 describe('429: ThrottledError with the server delay', () => {
 	test('the app lets 429 reach the core client (throwForThrottlingEarly: false)', () => {
 		expect((App as any).flags).toEqual({ throwForThrottlingEarly: false });
@@ -51,7 +71,7 @@ describe('429: ThrottledError with the server delay', () => {
 
 	test('no delay given: retried with backoff within the step budget (not a count), then ThrottledError with a default delay', async () => {
 		const scope = nock(ORIGIN).get('/api/v1/drafts').query(true).times(30).reply(429, 'Too Many Requests');
-		const e = details(await rejection(run('searches', 'listDrafts', bundle({ search: 'x' }))));
+		const e = details(await onJestClock(() => rejection(run('searches', 'listDrafts', bundle({ search: 'x' })))));
 		expect(e.name).toBe('ThrottledError');
 		expect(e.delay).toBeGreaterThan(0);
 		expect(e.message).toMatch(/refused \d+ times and waited .* for the quota/);
@@ -129,7 +149,8 @@ describe('other mappings', () => {
 		nock.enableNetConnect('127.0.0.1');
 		try {
 			const b = bundle({ name: 'x' }, {}, { apiKey: 'pw_live_x0123456789', baseUrl: `http://127.0.0.1:${port}/api/v1` });
-			const e = details(await rejection(run('searches', 'listWritingProfiles', b)));
+			// The GET is retried with backoff before the error: seconds, on jest's clock.
+			const e = details(await onJestClock(() => rejection(run('searches', 'listWritingProfiles', b))));
 			expect(e.message).toMatch(/could not reach the service \(ECONNREFUSED\)\. Check the Base URL/);
 		} finally {
 			nock.disableNetConnect();
