@@ -218,10 +218,11 @@ describe('a Base URL that answers with a redirect', () => {
 		const servers = redirects();
 		const connection = { apiKey: REDIRECT_TEST_KEY, baseUrl: servers.baseUrl(status, kind) };
 		let error: unknown;
-		const out = await call(connection).catch((e: unknown) => {
+		await call(connection).catch((e: unknown) => {
 			error = e;
 		});
-		record(error === undefined ? 'output' : 'error', error ?? out);
+		// The error goes to the log the secret scan reads; an output is not logged (the n8n helper's carries the requests sent, with their key).
+		record(error === undefined ? 'output' : 'error', error ?? `${status} within the origin: followed`);
 		expect(servers.elsewhere).toEqual([]);
 		if (kind === 'same') {
 			expect(error).toBeUndefined();
