@@ -67,17 +67,20 @@ function locationOf(request: HttpRequest, response: HttpResponse): URL | undefin
 
 /**
  * Sends `request` and follows the redirects within the Base URL's origin, up
- * to the limit; returns the last request sent and its answer. A redirect it
+ * to the limit, each with the timeout `timeoutMs()` gives at the time; returns
+ * the last request sent and its answer. A redirect it
  * did not follow is still in that answer, for redirectError.
  */
 export async function sendFollowingRedirects(
 	send: Send,
 	request: HttpRequest,
 	baseUrl: string,
+	timeoutMs: () => number,
 ): Promise<{ request: HttpRequest; response: HttpResponse }> {
 	let current = request;
 	for (let hops = 0; ; hops++) {
-		const response = await send({ ...current, headers: { ...current.headers } });
+		// Each hop's timeout is what is left of the attempt's time (the deadline counts every hop).
+		const response = await send({ ...current, headers: { ...current.headers }, timeoutMs: timeoutMs() });
 		const next = hops < MAX_SAME_ORIGIN_REDIRECTS ? sameOriginRedirect(current, response, baseUrl) : undefined;
 		if (!next) return { request: current, response };
 		current = next;

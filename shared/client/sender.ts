@@ -99,7 +99,7 @@ export class Sender {
 				let sent = request;
 				try {
 					// Redirects within the Base URL's origin are followed; any other is refused below (redirects.ts).
-					({ request: sent, response } = await sendFollowingRedirects(this.send, { ...request, timeoutMs: Math.min(this.timeoutMs, left) }, this.baseUrl));
+					({ request: sent, response } = await sendFollowingRedirects(this.send, request, this.baseUrl, () => Math.min(this.timeoutMs, this.timeLeft())));
 				} catch (e) {
 					error = networkErrorFrom(e, op);
 				}

@@ -132,3 +132,22 @@ test('a paid call refused by a redirect keeps no reservation: the credit floor s
 	expect(h.client.credits.inFlight()).toBe(0);
 	expect(n).toBe(2);
 });
+
+test("each hop's timeout is what is left before the deadline", async () => {
+	let clock = 1_000_000;
+	const timeouts: Array<number | undefined> = [];
+	const client = new PostWriterClient({
+		baseUrl: BASE,
+		send: async (req) => {
+			timeouts.push(req.timeoutMs);
+			clock += 4_000;
+			return timeouts.length === 1 ? redirect(307, `${BASE}/credits-moved`) : ok({ balance: 3 });
+		},
+		sleep: async () => undefined,
+		now: () => clock,
+		deadline: clock + 10_000,
+		timeoutMs: 20_000,
+	});
+	await client.getCredits({});
+	expect(timeouts).toEqual([10_000, 6_000]);
+});
