@@ -39,3 +39,4 @@ class SlowestFirst extends Sequencer {
 }
 
 module.exports = SlowestFirst;
+module.exports.SLOWEST = SLOWEST;
