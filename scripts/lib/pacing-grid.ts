@@ -1,7 +1,7 @@
 /**
  * The grid of scenario S8 (issue 26): every way the service may tell its quota × latency × clients, at a quota
  * of 10 calls per 1 s on /generate. One definition for the unit test on virtual time
- * (test/shared/pacing/pacing-grid.test.ts) and the bench on the real sandbox (scripts/bench-s8.ts).
+ * (test/grid/pacing-grid.test.ts) and the bench on the real sandbox (scripts/bench-s8.ts).
  */
 
 /** A way the answers tell the quota: its name in tables and charts, the virtual-time fake's mode, the sandbox's options. */

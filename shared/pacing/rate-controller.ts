@@ -13,7 +13,7 @@
  *   next refusal. The same step for every client is what evens out their shares (AIMD, as TCP shares a link).
  * - A told quota (limit per window, from the answers) is a ceiling, and the starting rate: nothing left to find.
  *   Answers that show a window ended with room start the probe at once (onRoom).
- * Every constant was set on scenario S8's grid on virtual time (test/shared/pacing/pacing-grid.test.ts), then checked
+ * Every constant was set on scenario S8's grid on virtual time (test/grid/pacing-grid.test.ts), then checked
  * on the real sandbox (`npm run bench -- --only S8`).
  *
  * Pure: the caller gives the time of each event; no timers, no clock. AWS's adaptive retry (a measured send

@@ -14,7 +14,6 @@ const SLOWEST = {
 	'test/integration/paging-conventions.sandbox.test.ts': 22.9,
 	'test/n8n/nodes/PostWriterTrigger/newPublishedPost.test.ts': 22.7,
 	'test/shared/triggers/events.test.ts': 17.8,
-	'test/shared/pacing/pacing-grid.test.ts': 16.1,
 	'test/zapier/dedupe.test.ts': 14.6,
 	'test/sandbox/sandbox.test.ts': 12.6,
 	'test/n8n/nodes/PostWriterTrigger/upcomingScheduledDraft.test.ts': 11.2,

@@ -3,7 +3,7 @@
  * gives every run on a key the same pacing, round robin across the parties
  * (executions) of a key, clients that share nothing but the server, and the
  * pause after a refusal. The whole grid of forms × latencies × clients is
- * test/shared/pacing/pacing-grid.test.ts.
+ * test/grid/pacing-grid.test.ts.
  */
 import { PostWriterClient } from '../../../shared/client';
 import { Pacer, PacerRegistry, type AcquireOptions } from '../../../shared/pacing';

@@ -3,8 +3,8 @@
  * through the client's Generate, against the fake service. The principle under test: more information never makes
  * the pacing slower; refusals alone pace near the quota-bound limit, and what the answers tell only helps.
  */
-import { gridCases, GRID_FORMS, GRID_TARGETS, type GridCase, type GridResult } from '../../../scripts/lib/pacing-grid';
-import { runGridCase } from '../../helpers/pacing-grid';
+import { gridCases, GRID_FORMS, GRID_TARGETS, type GridCase, type GridResult } from '../../scripts/lib/pacing-grid';
+import { runGridCase } from '../helpers/pacing-grid';
 
 jest.setTimeout(120_000);
 
