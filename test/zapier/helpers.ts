@@ -9,13 +9,6 @@ import https from 'node:https';
 import { dirname, join } from 'node:path';
 import * as zapier from '../../zapier/node_modules/zapier-platform-core';
 
-/*
- * Zapier's core ends its process (process.exit) once it has served 250 runs and the process holds more than
- * 450 MB (memory-checker.js): a guard against leaks in Zapier's own containers. Here the process is a jest
- * worker, whose memory is mostly the test tooling's, and a test file may run an app hundreds of times
- * (test/zapier/dedupe.test.ts): the guard is left out of the tests.
- */
-jest.mock('../../zapier/node_modules/zapier-platform-core/src/tools/memory-checker', () => () => undefined);
 import App from '../../zapier/src/index';
 
 export { App, zapier };
