@@ -132,7 +132,8 @@ async function main() {
 	log(`machine: ${m.nproc} CPU (${m.cpu}), ${m.memory}, Node ${m.node}`);
 
 	const chosen = SCENARIOS.filter((sc) => !only || only.has(sc.id));
-	if (chosen.some(isExecutionScenario)) log(`baseline: ${BASELINE_COMMIT} extracted in ${extractBaseline(ROOT)}`);
+	// The warm-up runs the baseline's executions too, whatever the scenarios chosen: it is extracted first.
+	log(`baseline: ${BASELINE_COMMIT} extracted in ${extractBaseline(ROOT)}`);
 	await warmUp();
 	// (e) and the processes of S6 are prepared before any measured run: each n8n command, and each ts-node start-up, is seconds of CPU.
 	const n8nScenarios = chosen.filter((sc) => !sc.guided && !isExecutionScenario(sc));
