@@ -38,3 +38,8 @@ export function headerValue(headers: Record<string, HeaderValue> | undefined, na
 	}
 	return undefined;
 }
+
+/** The origin (scheme, host and port) of a URL, or undefined when it is not one: the boundary the API key never crosses. */
+export function originOf(url: unknown): string | undefined {
+	return typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : undefined;
+}

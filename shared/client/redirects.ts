@@ -14,7 +14,7 @@
 import type { OperationRef } from '../errors';
 import { RedirectError } from '../errors';
 import type { HttpRequest, HttpResponse, Send } from '../base';
-import { headerValue } from '../base';
+import { headerValue, originOf } from '../base';
 
 /** The statuses that point elsewhere with a Location (RFC 9110 §15.4). 300, 304 and 305 do not redirect a request of ours. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -33,11 +33,6 @@ const REASONS: Readonly<Record<number, string>> = {
 	307: 'Temporary Redirect',
 	308: 'Permanent Redirect',
 };
-
-/** The origin of a URL, or undefined when it is not one. */
-function originOf(url: string): string | undefined {
-	return URL.canParse(url) ? new URL(url).origin : undefined;
-}
 
 /** Where a redirect points, shown without user info, query or fragment (they may hold secrets). */
 function shown(url: URL): string {

@@ -10,20 +10,18 @@
  * seconds-only Retry-After reading.
  */
 import type { BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
-import { BRAND } from '../../shared/base';
+import { BRAND, originOf } from '../../shared/base';
 import { normaliseBaseUrl } from '../../shared/catalogue';
 
 /** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. */
 function apiOrigin(bundle: Pick<Bundle, 'authData'>): string | undefined {
 	const raw = bundle.authData?.baseUrl;
 	try {
-		return new URL(normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl)).origin;
+		return originOf(normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl));
 	} catch {
 		return undefined;
 	}
 }
-
-const originOf = (url: unknown): string | undefined => (typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : undefined);
 
 function hasHeader(headers: Record<string, unknown>, name: string): boolean {
 	return Object.keys(headers).some((k) => k.toLowerCase() === name);
