@@ -8,6 +8,7 @@
 export * from './client';
 export * from './guided';
 export * from './options';
+export * from './rate-fields';
 export * from './redirects';
 export * from './request';
 export * from './response';

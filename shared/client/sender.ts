@@ -1,19 +1,22 @@
 /**
  * The sending of one request for the client (client.ts): paced with the
  * client's other calls (a refusal holds every call of its operation on the
- * key), redirects decided by redirects.ts, the answer read by response.ts,
+ * key), redirects decided by redirects.ts, the answer read by response.ts
+ * and rate-fields.ts (its dates on the server's clock, from its `Date`),
  * retried by the policy of retry.ts within the quota's time budget and the
  * deadline, and after a 401 nothing sent any more.
  */
 import type { OperationKey } from '../catalogue';
 import { getOperation } from '../catalogue';
 import type { HttpRequest, HttpResponse, Send, Sleep } from '../base';
+import { headerValue } from '../base';
 import { AuthenticationError, PostWriterError, RateLimitedError, TimeoutError, WorkflowBusyError, networkErrorFrom } from '../errors';
 import type { Pacer, Slot } from '../pacing';
 import { PauseTooLong, describeQuota } from '../pacing';
 import type { ClientOptions, RawResult, RetryEvent } from './options';
 import { redirectError, sendFollowingRedirects } from './redirects';
-import { readRateLimit, readResponse } from './response';
+import { readRateLimit } from './rate-fields';
+import { readResponse } from './response';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
 
@@ -104,10 +107,11 @@ export class Sender {
 					error = networkErrorFrom(e, op);
 				}
 				if (response) {
+					this.pacer.serverClock.learn(headerValue(response.headers, 'date'), slot.sentAt, this.now());
 					try {
 						const redirected = redirectError(op, sent, response, this.baseUrl);
 						if (redirected) throw redirected;
-						value = readResponse(response, op, this.now());
+						value = readResponse(response, op, this.now(), this.pacer.serverClock);
 					} catch (e) {
 						error = e;
 					}
@@ -115,7 +119,7 @@ export class Sender {
 			} finally {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: an answer, for the pacing.
 				const refused = error instanceof RateLimitedError;
-				const rate = response ? readRateLimit(response.headers, this.now()) : undefined;
+				const rate = response ? readRateLimit(response.headers, this.now(), this.pacer.serverClock) : undefined;
 				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
 			}
 			if (response && error === undefined) return { value, response, attempts: attempt };

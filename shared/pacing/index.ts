@@ -12,4 +12,5 @@ export * from './rate-controller';
 export * from './refusal-hold';
 export * from './registry';
 export * from './room-signal';
+export * from './server-clock';
 export * from './turnstile';

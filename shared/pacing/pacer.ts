@@ -11,7 +11,8 @@
  * - refusal-hold.ts: how long a refusal holds the lane, and whether it cuts the rate;
  * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
  * - turnstile.ts: the executions sharing the key take turns, round robin;
- * - registry.ts: one pacing per key, shared by every run on it.
+ * - registry.ts: one pacing per key, shared by every run on it;
+ * - server-clock.ts: the server's clock from its answers' `Date`, to read its dates on.
  * Across processes (queue-mode workers, a zap beside a workflow) nothing is shared but the server: its
  * refusals cut each client's rate, and its counts (which include the others' calls) hold each client's sending.
  *
@@ -23,6 +24,7 @@ import { COMMON_WINDOW_MS, QuotaWindow, SAME_WINDOW_MS, type RateWindow } from '
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
 import { RoomSignal } from './room-signal';
+import { ServerClock } from './server-clock';
 import { Turnstile } from './turnstile';
 import type { LaneReport } from './lane-report';
 import type { Sleep } from '../base';
@@ -93,6 +95,8 @@ export class Pacer {
 	private readonly rateOptions: Partial<RateControllerOptions>;
 	private readonly lanes = new Map<string, Lane>();
 	private readonly turnstile = new Turnstile();
+	/** The key's server's clock: its answers' dates are read on it (rate-fields.ts in client/). */
+	readonly serverClock = new ServerClock();
 	/** Callers waiting for an answer that may free a slot. */
 	private waiters: Array<() => void> = [];
 	/** Last time a call was given or settled (for the registry's idle rule). */

@@ -4,7 +4,7 @@
  * per-call latency and a fixed-window quota, calls run by a pool as the n8n
  * node runs items. No real time passes.
  */
-import { PostWriterClient, readRateLimit } from '../../../shared/client';
+import { PostWriterClient } from '../../../shared/client';
 import { AuthenticationError, CreditFloorError, NetworkError, RateLimitedError } from '../../../shared/errors';
 import { Pacer } from '../../../shared/pacing';
 import { fakeService, pool, virtualTime, type FakeServiceOptions } from '../../helpers/virtual-time';
@@ -282,26 +282,5 @@ describe('the credit floor under concurrency', () => {
 		expect((results[0] as { error: unknown }).error).toBeInstanceOf(RateLimitedError);
 		expect((results[3] as { error: unknown }).error).toBeInstanceOf(CreditFloorError);
 		expect(api.balance()).toBe(3);
-	});
-});
-
-describe('readRateLimit (response.ts): what an answer says of the quota', () => {
-	const now = 1_700_000_000_000;
-	test.each([
-		// A reset to the millisecond is exact; whole seconds (an epoch or a delay) and dates are rounded by the server.
-		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': '1700000001.250' }, { limit: 10, remaining: 3, resetAt: now + 1_250, resetExact: true }],
-		[{ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000002' }, { limit: 60, remaining: 0, resetAt: now + 2_000, resetExact: false }],
-		[{ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000002000' }, { limit: 60, remaining: 0, resetAt: now + 2_000, resetExact: true }],
-		[{ 'RateLimit-Limit': '100;w=60', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '30' }, { limit: 100, remaining: 99, resetAt: now + 30_000, resetExact: false, windowMs: 60_000 }],
-		[{ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '9', 'RateLimit-Reset': 'Tue, 14 Nov 2023 22:13:21 GMT' }, { limit: 10, remaining: 9, resetAt: Date.parse('Tue, 14 Nov 2023 22:13:21 GMT'), resetExact: false }],
-		// The IETF structured fields: the policy's quota and window, the remaining and seconds to reset (too coarse for a reset time).
-		[{ 'RateLimit-Policy': '"generate";q=10;w=1', RateLimit: '"generate";r=3;t=1' }, { limit: 10, remaining: 3, windowMs: 1_000, resetInMs: 1_000 }],
-		[{ 'RateLimit-Policy': '"burst";q=100;w=60, "daily";q=1000;w=86400', RateLimit: '"burst";r=50;t=30, "daily";r=7;t=3600' }, { limit: 1000, remaining: 7, windowMs: 86_400_000, resetInMs: 3_600_000 }],
-		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '5' }, { limit: 10, remaining: 5, resetAt: undefined }],
-		[{}, { limit: undefined, remaining: undefined, resetAt: undefined }],
-		// A reset already past stays in the past: it names a window that is over, not the current one.
-		[{ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1699999999.000' }, { limit: 10, remaining: 0, resetAt: now - 1_000, resetExact: true }],
-	])('%j', (headers, expected) => {
-		expect(readRateLimit(headers, now)).toEqual(expected);
 	});
 });
