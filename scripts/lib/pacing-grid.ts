@@ -1,7 +1,9 @@
 /**
  * The grid of scenario S8 (issue 26): every way the service may tell its quota × latency × clients, at a quota
  * of 10 calls per 1 s on /generate. One definition for the unit test on virtual time
- * (test/grid/pacing-grid.test.ts) and the bench on the real sandbox (scripts/bench-s8.ts).
+ * (test/grid/pacing-grid.test.ts) and the bench on the real sandbox (scripts/bench-s8.ts). Its extension
+ * (issue 40, virtual time only: test/grid/pacing-windows.test.ts) adds windows of 10 s and 60 s, a server clock
+ * 3 s ahead and 3 s behind, delays in milliseconds, resets as durations, and a 429 that says nothing.
  */
 
 /** A way the answers tell the quota: its name in tables and charts, the virtual-time fake's mode, the sandbox's options. */
@@ -9,20 +11,29 @@ export interface GridForm {
 	id: string;
 	label: string;
 	/** test/helpers/virtual-time.ts's HeaderMode. */
-	fake: 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date';
+	fake: 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date' | 'retry-after-ms' | 'duration' | 'none';
 	/** The sandbox's options for this form. */
 	sandbox: { rateLimitHeaders: 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date'; rateLimitReset?: boolean };
 	/** The answers tell the quota (limit and more), not only a refusal's delay. */
 	told: boolean;
+	/** The answers name instants on the server's clock (an epoch reset, a date): the clock cases run it. */
+	dates?: boolean;
 }
 
 export const GRID_FORMS: readonly GridForm[] = [
-	{ id: 'xrl-reset', label: 'X-RateLimit-* with -Reset', fake: 'full', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: true }, told: true },
+	{ id: 'xrl-reset', label: 'X-RateLimit-* with -Reset', fake: 'full', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: true }, told: true, dates: true },
 	{ id: 'xrl-no-reset', label: 'X-RateLimit-*, no -Reset', fake: 'x-ratelimit-no-reset', sandbox: { rateLimitHeaders: 'x-ratelimit', rateLimitReset: false }, told: true },
 	{ id: 'ratelimit-s', label: 'RateLimit-* (-Reset in s to wait)', fake: 'ratelimit', sandbox: { rateLimitHeaders: 'ratelimit' }, told: true },
 	{ id: 'ietf', label: 'IETF RateLimit-Policy/RateLimit', fake: 'ietf', sandbox: { rateLimitHeaders: 'ietf' }, told: true },
 	{ id: 'retry-after-s', label: 'Retry-After (s) only', fake: 'retry-after', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
-	{ id: 'retry-after-date', label: 'Retry-After (HTTP date) only', fake: 'retry-after-date', sandbox: { rateLimitHeaders: 'retry-after-date' }, told: false },
+	{ id: 'retry-after-date', label: 'Retry-After (HTTP date) only', fake: 'retry-after-date', sandbox: { rateLimitHeaders: 'retry-after-date' }, told: false, dates: true },
+];
+
+/** The forms the extension adds (virtual time only: the sandbox does not speak them). */
+export const EXTRA_FORMS: readonly GridForm[] = [
+	{ id: 'retry-after-ms', label: 'retry-after-ms only', fake: 'retry-after-ms', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
+	{ id: 'duration', label: 'x-ratelimit-*-requests, reset as a duration', fake: 'duration', sandbox: { rateLimitHeaders: 'x-ratelimit' }, told: true },
+	{ id: 'none', label: '429 with no field', fake: 'none', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
 ];
 
 export const GRID_LATENCIES_MS: readonly number[] = [200, 1_000, 5_000];
@@ -44,6 +55,22 @@ export const GRID_CLIENTS: readonly GridClients[] = [
 
 export const GRID_QUOTA = { limit: 10, windowMs: 1_000 };
 
+/** A quota's window and limit. The longer windows' limits are scaled so that each case spans at least 4 windows (100 items ÷ 25). */
+export interface GridWindow {
+	id: string;
+	limit: number;
+	windowMs: number;
+}
+
+export const GRID_WINDOWS: readonly GridWindow[] = [
+	{ id: '10/1s', ...GRID_QUOTA },
+	{ id: '25/10s', limit: 25, windowMs: 10_000 },
+	{ id: '25/60s', limit: 25, windowMs: 60_000 },
+];
+
+/** The server's clock from ours in the clock cases (ms): 3 s ahead and 3 s behind, as clocks seconds apart are common. */
+export const GRID_CLOCKS_MS: readonly number[] = [3_000, -3_000];
+
 /** The targets of issue 26. */
 export const GRID_TARGETS = {
 	/** Wall ÷ quota-bound limit, one process and three. */
@@ -56,16 +83,49 @@ export const GRID_TARGETS = {
 	vsRetryAfter: 1.05,
 };
 
+/** The targets of issue 40, over the extended grid (every window, clock and form). */
+export const WINDOW_TARGETS = {
+	ratioOneProcess: 1.15,
+	ratioProcesses: 1.25,
+	/** The fullest answers (limit, remaining, exact reset) in one process. */
+	ratioFullest: 1.05,
+	share429Told: 0.1,
+	share429Refusals: 0.25,
+	vsRetryAfter: 1.03,
+};
+
 /** The quota-bound limit (⌈N/Q⌉ − 1) × W + L of a case. */
-export function gridLimitMs(clients: GridClients, latencyMs: number): number {
+export function gridLimitMs(clients: GridClients, latencyMs: number, quota: { limit: number; windowMs: number } = GRID_QUOTA): number {
 	const n = clients.processes * clients.executions * clients.items;
-	return (Math.ceil(n / GRID_QUOTA.limit) - 1) * GRID_QUOTA.windowMs + latencyMs;
+	return (Math.ceil(n / quota.limit) - 1) * quota.windowMs + latencyMs;
 }
 
 export interface GridCase {
 	form: GridForm;
 	latencyMs: number;
 	clients: GridClients;
+	/** The quota's window (S8's: 10 per 1 s). */
+	window?: GridWindow;
+	/** The server's clock from ours (ms; 0 when left out). */
+	serverClockMs?: number;
+}
+
+/**
+ * The extension's cases: every form (S8's and EXTRA_FORMS) × window × latency × clients on the server's clock
+ * as ours, and the forms with dates again with the clock 3 s ahead and behind. S8's own cases (1 s window, the
+ * six forms, same clock) are left to gridCases().
+ */
+export function windowCases(): GridCase[] {
+	const out: GridCase[] = [];
+	for (const window of GRID_WINDOWS)
+		for (const clients of GRID_CLIENTS)
+			for (const latencyMs of GRID_LATENCIES_MS)
+				for (const form of [...GRID_FORMS, ...EXTRA_FORMS]) {
+					const s8 = window.windowMs === GRID_QUOTA.windowMs && GRID_FORMS.includes(form);
+					if (!s8) out.push({ form, latencyMs, clients, window });
+					if (form.dates) for (const serverClockMs of GRID_CLOCKS_MS) out.push({ form, latencyMs, clients, window, serverClockMs });
+				}
+	return out;
 }
 
 export function gridCases(): GridCase[] {
@@ -89,4 +149,7 @@ export interface GridResult {
 	refused429: number;
 	/** When the case ran several times (the result is their mean): each run's wall ÷ limit, in order. */
 	runRatios?: number[];
+	/** The window's id and the server's clock, in the extension's cases. */
+	window?: string;
+	serverClockMs?: number;
 }

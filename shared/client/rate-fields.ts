@@ -74,22 +74,28 @@ export interface ResetTime {
 
 /**
  * A reset's value: epoch ms, epoch s (decimals allowed), seconds to wait, a duration, or an HTTP date. A time
- * already past is kept as it is. Exact when told to the millisecond: epoch ms, decimals, or a duration in ms or
- * with decimals; whole seconds and dates are rounded by the server.
+ * already past is kept as it is. Exact when told to the millisecond: epoch ms, decimals, or a duration; whole
+ * seconds and dates are rounded by the server.
  */
-export function parseReset(raw: string | undefined, now: number, clock: ServerTime = OWN_CLOCK): ResetTime | undefined {
+export function parseReset(raw: string | undefined, now: number, clock: ServerTime = OWN_CLOCK, sentAt = now): ResetTime | undefined {
 	const text = raw?.trim();
 	if (!text) return undefined;
+	// A delay counts from when the server wrote it: between our send and the answer's arrival. Read from the arrival,
+	// it ends late by up to that time (never early); exact only when that time is within the same window's margin
+	// (a duration written when a 1 s answer began, read as it ended: a whole window late, 2 × the quota-bound limit).
+	const relativeExact = now - sentAt <= SAME_WINDOW_MS;
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({ at: clock.toLocal(serverMs), exact: exact && clock.precisionMs <= SAME_WINDOW_MS });
 	if (/^\d+(\.\d+)?$/.test(text)) {
 		const n = Number(text);
 		const decimals = text.includes('.');
 		if (n > EPOCH_MS_ABOVE) return onServerClock(n, true);
 		if (n > EPOCH_S_ABOVE) return onServerClock(Math.round(n * 1000), decimals);
-		return { at: now + Math.round(n * 1000), exact: decimals };
+		return { at: now + Math.round(n * 1000), exact: decimals && n > 0 && relativeExact };
 	}
 	const duration = parseDuration(text);
-	if (duration !== undefined) return { at: now + duration, exact: /ms|\./.test(text.toLowerCase()) };
+	// A duration is printed with every digit the server has (Go's form: `8s` is 8.000 s, `7.5s`, `850ms`): exact; but
+	// `0ms` says only that the window ended, some time before (a server does not count below zero).
+	if (duration !== undefined) return { at: now + duration, exact: duration > 0 && relativeExact };
 	const date = parseDate(text);
 	return date === undefined ? undefined : onServerClock(date, false);
 }
@@ -162,13 +168,16 @@ function count(headers: Record<string, HeaderValue> | undefined, name: string): 
 	return m ? Number(m[1]) : undefined;
 }
 
-/** What an answer says of the quota, from the first family that tells anything, then the IETF fields for what is missing. */
-export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number, clock: ServerTime = OWN_CLOCK): RateLimitInfo {
+/**
+ * What an answer says of the quota, from the first family that tells anything, then the IETF fields for what is
+ * missing. `sentAt`: when the call it answers was sent (a relative reset is exact only for a quick answer).
+ */
+export function readRateLimit(headers: Record<string, HeaderValue> | undefined, now: number, clock: ServerTime = OWN_CLOCK, sentAt = now): RateLimitInfo {
 	const out: RateLimitInfo = {};
 	for (const f of RATE_FIELD_FAMILIES) {
 		const limit = count(headers, f.limit);
 		const remaining = count(headers, f.remaining);
-		const reset = parseReset(headerValue(headers, f.reset), now, clock);
+		const reset = parseReset(headerValue(headers, f.reset), now, clock, sentAt);
 		if (limit === undefined && remaining === undefined && reset === undefined) continue;
 		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact });
 		const w = /;\s*w=(\d+(?:\.\d+)?)/.exec(headerValue(headers, f.limit) ?? '');

@@ -119,7 +119,7 @@ export class Sender {
 			} finally {
 				// WORKFLOW_BUSY concerns one creation workflow, not the key's quota: an answer, for the pacing.
 				const refused = error instanceof RateLimitedError;
-				const rate = response ? readRateLimit(response.headers, this.now(), this.pacer.serverClock) : undefined;
+				const rate = response ? readRateLimit(response.headers, this.now(), this.pacer.serverClock, slot.sentAt) : undefined;
 				this.pacer.settle(slot, rate, refused ? 'refused' : response ? 'answered' : 'failed');
 			}
 			if (response && error === undefined) return { value, response, attempts: attempt };

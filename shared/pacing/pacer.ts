@@ -175,7 +175,8 @@ export class Pacer {
 					await waitUntil(paused, now);
 				}
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
-				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
+				// At a told window's end, or when a told window's calls may go together, the window's calls go at once.
+				lane.rate.onPauseEnd(paused, lane.window.exact || lane.window.burstSpan() !== undefined, !lane.hold.keepsEpoch(paused));
 				continue;
 			}
 			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
@@ -239,7 +240,11 @@ export class Pacer {
 			lane.window.learn(window, slot.ticket);
 			const w = lane.window;
 			if (lane.room.learn(window, w.sentAt(slot.ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) lane.rate.onRoom(now);
-			lane.rate.setCeiling(lane.window.toldRate(), lane.window.exact && lane.window.alone ? lane.window.windowMs : undefined);
+			const span = lane.window.burstSpan();
+			const first = span !== undefined && !lane.rate.burstsOver(span);
+			lane.rate.setCeiling(lane.window.toldRate(), span);
+			// The first answer that lets a told window's calls go together: the calls it leaves go now, not a token apart.
+			if (first && !lane.window.exact) lane.rate.onWindowStart(now, lane.window.leftInSpan(now) ?? 0);
 		}
 		this.wakeWaiters();
 	}

@@ -89,6 +89,8 @@ export class QuotaWindow {
 	/** The exact end of the window before the current one (our calls after it were counted in the current one). */
 	private previousEnd?: number;
 	private exactSeen = false;
+	/** A count told was below the limit less our own calls: others share the key (see burstSpan). */
+	private sharedSeen = false;
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
 
@@ -123,6 +125,7 @@ export class QuotaWindow {
 			this.windowMs = w.windowMs;
 			this.stated = true;
 		}
+		this.noteShared(w.remaining, ticket);
 		if (w.resetAt === undefined || w.resetExact === false) return;
 		this.exactSeen = true;
 		const length = this.learned.learn(w.resetAt, this.sentAt(ticket));
@@ -138,6 +141,40 @@ export class QuotaWindow {
 			this.current = told;
 		}
 		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
+	}
+
+	/**
+	 * Others' calls show in a count told for our call `ticket`: fewer left than the limit less our calls of the last
+	 * window's span up to it (and those sent just after it, which may reach the server first). Sticky: a key once
+	 * shared keeps its calls spread.
+	 */
+	private noteShared(remaining: number | undefined, ticket: number): void {
+		if (this.sharedSeen || remaining === undefined || this.limit === undefined || this.windowMs === undefined) return;
+		const sentAt = this.sentAt(ticket);
+		if (sentAt === undefined) return;
+		const span = this.windowMs + marginOf(this.windowMs);
+		const ours = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS).length;
+		if (remaining < this.limit - ours) this.sharedSeen = true;
+	}
+
+	/**
+	 * Over what span (ms) a told window's calls may go together at the rate allowed (RateController.setCeiling): a
+	 * fixed window lets its limit go when it opens, and spreading them evenly lost most of a window each time (IETF
+	 * fields, 25 per 60 s: 1.35 × the quota-bound limit). With exact ends, while alone on the key (the window);
+	 * without, while no count has shown others' calls (the window and its margin: our own count then holds the
+	 * next window's calls until a span after the first, holdUntil). Undefined: spread, one call a token.
+	 */
+	burstSpan(): number | undefined {
+		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		if (this.exact) return this.alone ? this.windowMs : undefined;
+		return this.sharedSeen ? undefined : this.windowMs + marginOf(this.windowMs);
+	}
+
+	/** The calls our own count leaves for the span of a told window ending now (the limit less our calls in it), if known. */
+	leftInSpan(now: number): number | undefined {
+		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		const span = this.windowMs + marginOf(this.windowMs);
+		return Math.max(0, this.limit - this.sends.filter(([, at]) => at > now - span).length);
 	}
 
 	/** The answers tell the window's end to the millisecond. */

@@ -176,6 +176,11 @@ export class RateController {
 		this.windowMs = this.ceiling === undefined ? undefined : windowMs;
 	}
 
+	/** Whether a told window's calls may go together over `span` (setCeiling's window) already. */
+	burstsOver(span: number): boolean {
+		return this.windowMs === span;
+	}
+
 	/** When the next call may go (now, or later when the bucket is empty). */
 	nextSendAt(now: number): number {
 		this.refill(now);
@@ -272,6 +277,7 @@ export class RateController {
 
 	/** One token, or a told window's calls at the rate now. */
 	private capacity(now: number): number {
-		return this.windowMs === undefined ? 1 : Math.max(1, Math.floor((this.rate(now) * this.windowMs) / 1_000));
+		// A hair over the product: the told rate over the window and its margin times that span is the limit exactly, floating point aside.
+		return this.windowMs === undefined ? 1 : Math.max(1, Math.floor((this.rate(now) * this.windowMs) / 1_000 + 1e-9));
 	}
 }

@@ -32,7 +32,8 @@ export interface GridRunOptions {
 export async function runGridCase(c: GridCase, options: GridRunOptions = {}): Promise<GridResult> {
 	const { seed = 991, rate, startSpreadMs = 0, clockOffsetMs = 0 } = options;
 	const time = virtualTime(VIRTUAL_EPOCH_MS + clockOffsetMs);
-	const api = fakeService(time, { latencyMs: c.latencyMs, limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs, headers: c.form.fake, credits: 100_000 });
+	const quota = c.window ?? GRID_QUOTA;
+	const api = fakeService(time, { latencyMs: c.latencyMs, limit: quota.limit, windowMs: quota.windowMs, headers: c.form.fake, credits: 100_000, serverClockMs: c.serverClockMs });
 	let s = seed;
 	const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
 	const send = async (request: Parameters<typeof api.send>[0]) => {
@@ -52,7 +53,7 @@ export async function runGridCase(c: GridCase, options: GridRunOptions = {}): Pr
 		),
 	);
 	const all = results.flat();
-	const limitMs = gridLimitMs(c.clients, c.latencyMs);
+	const limitMs = gridLimitMs(c.clients, c.latencyMs, quota);
 	return {
 		form: c.form.id,
 		latencyMs: c.latencyMs,
@@ -65,5 +66,6 @@ export async function runGridCase(c: GridCase, options: GridRunOptions = {}): Pr
 		items: all.length,
 		requests: api.sent.filter((x) => x.path === '/generate').length,
 		refused429: api.stats.refused429,
+		...(c.window ? { window: c.window.id, serverClockMs: c.serverClockMs ?? 0 } : {}),
 	};
 }

@@ -57,9 +57,22 @@ export function virtualTime(start = 1_700_000_000_000): VirtualTime {
  * - 'full': `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds to the millisecond) on every answer, `Retry-After` on a 429;
  * - 'x-ratelimit-no-reset': `X-RateLimit-Limit` and `-Remaining` on every answer, `Retry-After` on a 429;
  * - 'ratelimit': `RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to wait, whole, rounded up) on every answer, nothing else;
- * - 'ietf': the IETF fields only (`RateLimit-Policy` q and w, `RateLimit` r and t in whole seconds) on every answer.
+ * - 'ietf': the IETF fields only (`RateLimit-Policy` q and w, `RateLimit` r and t in whole seconds) on every answer;
+ * - 'retry-after-ms': only `retry-after-ms` on a 429 (milliseconds, as several AI APIs send);
+ * - 'duration': `x-ratelimit-limit-requests`, `-remaining-requests` and `-reset-requests` as a duration (`850ms`,
+ *   `1m30.5s`, Go's form) on every answer, nothing else.
+ * Every answer carries a `Date` header on the server's clock (serverClockMs from ours), as every HTTP server's does.
  */
-export type HeaderMode = 'none' | 'retry-after' | 'retry-after-date' | 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf';
+export type HeaderMode = 'none' | 'retry-after' | 'retry-after-date' | 'retry-after-ms' | 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf' | 'duration';
+
+/** A delay in Go's Duration form, as OpenAI-style APIs write it: `850ms` under a second, else `1m30.5s`, `6m0s`, `12.25s`. */
+export function goDuration(ms: number): string {
+	const whole = Math.max(0, Math.round(ms));
+	if (whole < 1_000) return `${whole}ms`;
+	const minutes = Math.floor(whole / 60_000);
+	const seconds = (whole % 60_000) / 1_000;
+	return `${minutes > 0 ? `${minutes}m` : ''}${seconds}s`;
+}
 
 export interface FakeServiceOptions {
 	latencyMs?: number;
@@ -68,6 +81,8 @@ export interface FakeServiceOptions {
 	windowMs?: number;
 	/** What the answers say of the quota: nothing, Retry-After on 429 only, X-RateLimit-Limit/Remaining/Reset on every answer (and Retry-After on 429), or the IETF fields only (RateLimit-Policy q and w, RateLimit r and t in whole seconds, on every answer). */
 	headers?: HeaderMode;
+	/** The server's clock, this far (ms) from ours: its `Date`, its dates and epochs are on it. */
+	serverClockMs?: number;
 	credits?: number;
 	/** Answers scripted by the order of arrival of POST /generate (1-based): a status, or a dropped connection after the charge. */
 	script?: Record<number, { status: number; body?: unknown; headers?: Record<string, string> } | 'reset-after-charge'>;
@@ -83,6 +98,7 @@ export interface SentCall {
 export function fakeService(time: VirtualTime, options: FakeServiceOptions = {}) {
 	const latency = options.latencyMs ?? 0;
 	const mode = options.headers ?? 'full';
+	const skew = options.serverClockMs ?? 0;
 	let credits = options.credits ?? 1_000;
 	let window = { start: -Infinity, count: 0 };
 	let generates = 0;
@@ -92,7 +108,8 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 	const stats = { maxInFlight: 0, refused429: 0, charged: 0 };
 
 	const quotaHeaders = (remaining: number, resetAt: number): Record<string, string> => {
-		if (mode === 'full') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': (resetAt / 1000).toFixed(3) };
+		if (mode === 'full') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': ((resetAt + skew) / 1000).toFixed(3) };
+		if (mode === 'duration') return { 'x-ratelimit-limit-requests': String(options.limit), 'x-ratelimit-remaining-requests': String(remaining), 'x-ratelimit-reset-requests': goDuration(resetAt - time.now()) };
 		if (mode === 'x-ratelimit-no-reset') return { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining) };
 		if (mode === 'ratelimit') {
 			const t = Math.max(1, Math.ceil((resetAt - time.now()) / 1000));
@@ -109,7 +126,7 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 	const answer = async (path: string, status: number, body: unknown, headers: Record<string, string> = {}, delay = latency): Promise<HttpResponse> => {
 		if (delay > 0) await time.sleep(delay);
 		answers.push({ path, status, at: time.now() });
-		return { status, headers, body: JSON.stringify(body) };
+		return { status, headers: { Date: new Date(time.now() + skew).toUTCString(), ...headers }, body: JSON.stringify(body) };
 	};
 
 	const send = async (request: HttpRequest): Promise<HttpResponse> => {
@@ -130,11 +147,13 @@ export function fakeService(time: VirtualTime, options: FakeServiceOptions = {})
 				if (window.count >= options.limit) {
 					stats.refused429++;
 					const retry: Record<string, string> =
-						mode === 'none' || mode === 'ietf' || mode === 'ratelimit'
+						mode === 'none' || mode === 'ietf' || mode === 'ratelimit' || mode === 'duration'
 							? {}
 							: mode === 'retry-after-date'
-								? { 'Retry-After': new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString() }
-								: { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
+								? { 'Retry-After': new Date(Math.ceil((resetAt + skew) / 1000) * 1000).toUTCString() }
+								: mode === 'retry-after-ms'
+									? { 'retry-after-ms': String(resetAt - at) }
+									: { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - at) / 1000))) };
 					// The gateway refuses at once.
 					return await answer(path, 429, { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded' } }, { ...retry, ...quotaHeaders(0, resetAt) }, 0);
 				}

@@ -26,16 +26,28 @@ describe('parseReset: every form of a reset', () => {
 		['epoch milliseconds', '1700000002000', { at: now + 2_000, exact: true }],
 		['an HTTP date', 'Tue, 14 Nov 2023 22:13:22 GMT', { at: Date.parse('Tue, 14 Nov 2023 22:13:22 GMT'), exact: false }],
 		['a duration in ms', '850ms', { at: now + 850, exact: true }],
-		['a duration in s', '1s', { at: now + 1_000, exact: false }],
-		['a duration in m and s', '1m30s', { at: now + 90_000, exact: false }],
+		// A duration is printed with every digit the server has (Go's form): exact, also in whole seconds.
+		['a duration in s', '1s', { at: now + 1_000, exact: true }],
+		['a duration in m and s', '1m30s', { at: now + 90_000, exact: true }],
 		['a duration with decimals', '1.5s', { at: now + 1_500, exact: true }],
-		['a duration in h, m, s', '1h0m6s', { at: now + 3_606_000, exact: false }],
+		['a duration in h, m, s', '1h0m6s', { at: now + 3_606_000, exact: true }],
+		// Zero says only that the window ended, some time before: no exact end (answers that come after a window's end all say 0).
+		['a duration of zero', '0ms', { at: now, exact: false }],
+		['zero seconds to wait, with decimals', '0.000', { at: now, exact: false }],
 	])('%s (%s)', (_name, raw, expected) => {
 		expect(parseReset(raw, now)).toEqual(expected);
 	});
 
 	test.each(['soon', '', '-5', '1m30', '5 s', 'NaN'])('%j is not a reset: not said', (raw) => {
 		expect(parseReset(raw, now)).toBeUndefined();
+	});
+
+	test('a delay or a duration counts from when the server wrote it: exact only for a quick answer', () => {
+		expect(parseReset('850ms', now, undefined, now - 30)).toEqual({ at: now + 850, exact: true });
+		expect(parseReset('850ms', now, undefined, now - 1_000)).toEqual({ at: now + 850, exact: false });
+		expect(parseReset('0.850', now, undefined, now - 1_000)).toEqual({ at: now + 850, exact: false });
+		// An epoch names an instant: how long the answer took does not matter.
+		expect(parseReset('1700000001.250', now, undefined, now - 1_000)).toEqual({ at: now + 1_250, exact: true });
 	});
 
 	test('parseDuration reads each unit and their sums, and nothing else', () => {
@@ -46,7 +58,7 @@ describe('parseReset: every form of a reset', () => {
 		const clock = { toLocal: (ms: number) => ms - 3_000, precisionMs: 10 };
 		expect(parseReset('1700000005.000', now, clock)).toEqual({ at: now + 2_000, exact: true });
 		expect(parseReset('5', now, clock)).toEqual({ at: now + 5_000, exact: false });
-		expect(parseReset('5s', now, clock)).toEqual({ at: now + 5_000, exact: false });
+		expect(parseReset('5s', now, clock)).toEqual({ at: now + 5_000, exact: true });
 	});
 
 	test('an exact epoch on a server clock known only to the second is not exact', () => {
