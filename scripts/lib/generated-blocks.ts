@@ -20,6 +20,13 @@ export function replaceBetween(text: string, start: string, end: string, content
 	return `${text.slice(0, a)}${start}\n${content}\n${end}${text.slice(b + end.length)}`;
 }
 
+/** The text between `start` and `end` (neither included), or undefined when the file has no such block. */
+export function blockContent(text: string, start: string, end: string): string | undefined {
+	const a = text.indexOf(start);
+	const b = text.indexOf(end, a);
+	return a < 0 || b < 0 ? undefined : text.slice(a + start.length, b).replace(/^\n|\n$/g, '');
+}
+
 /** `text` with every named block replaced by its generated content. */
 export function withBlocks(text: string, blocks: Record<string, () => string>, file: string): string {
 	return Object.entries(blocks).reduce((out, [name, render]) => replaceBetween(out, blockStart(name), blockEnd(name), render(), file), text);
