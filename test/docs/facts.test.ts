@@ -26,7 +26,7 @@ import { proseOf } from '../../scripts/lib/generated-blocks';
 import { DOCS, read, wordCount } from './files';
 
 const README = read('README.md');
-const pkg = (dir: string) => JSON.parse(read(`${dir}package.json`)) as { version: string; engines: { node: string } };
+const pkg = (dir: string) => JSON.parse(read(`${dir}package.json`)) as { version: string; engines: { node: string }; dependencies?: Record<string, string> };
 const list = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 const ACTION = new PostWriter().description.properties;
 const generateField = (name: string) => ACTION.find((p) => p.name === name && p.displayOptions?.show?.operation?.includes('generate')) as INodeProperties;
@@ -56,6 +56,7 @@ const FACTS: Array<[file: string, what: string, text: string]> = [
 	['docs/triggers.md', 'the notice', `at most ${MAX_LOOKAHEAD_DAYS} days)`],
 	['docs/triggers.md', "the milestone's state", `reached the threshold (at most ${MAX_MILESTONE_POSTS})`],
 	['docs/triggers.md', "Credits Low's transactions", `the latest ${LATEST_TRANSACTIONS} transactions`],
+	['docs/zapier.md', 'the platform core it is built on', `A Zapier CLI app on \`zapier-platform-core\` ${pkg('zapier/').dependencies?.['zapier-platform-core']}`],
 	['docs/zapier.md', 'the notice', `hours or days, at most ${MAX_LOOKAHEAD_DAYS} days)`],
 	['docs/zapier.md', 'the watch window', `Watch Posts of the Last (Days), at most ${MAX_WATCH_DAYS})`],
 	['docs/zapier.md', "a dropdown's page", `one page of the API (${DROPDOWN_PAGE_SIZE} records)`],
