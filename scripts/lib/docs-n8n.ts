@@ -7,7 +7,7 @@
  *   n8n-lists       Return All / Limit of the Get Many operations, and the trigger's page bounds
  *   n8n-trigger     every event, its parameters with their defaults and bounds
  *   n8n-errors      what the node shows for the common failures, made by the node's error mapping
- * `npm run docs` writes them; test/docs.test.ts fails when the file holds others.
+ * `npm run docs` writes them; test/docs/generated.test.ts fails when the file holds others.
  */
 import type { IExecuteFunctions, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 

@@ -3,7 +3,7 @@
  *   <!-- generated:<name> (npm run docs) -->
  *   <!-- /generated:<name> -->
  * is written by the command named (`npm run docs` from the code, and
- * test/docs.test.ts fails when a file holds another text than the one
+ * test/docs/generated.test.ts fails when a file holds another text than the one
  * generated; `npm run bench` from its measures). Everything else in the file
  * is prose, kept by hand.
  */
