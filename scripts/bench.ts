@@ -68,7 +68,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_CHART_FILE, batchChart, gridChart } from './lib/bench-charts';
+import { BENCH_BLOCKS, BENCH_CHART_FILE, CHART_FIGURES, GRID_CHART_FILE, GRID_SUBTITLE, batchChart, gridChart, withChartFigure } from './lib/bench-charts';
 import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import { BASELINE_COMMIT, extractBaseline } from './lib/bench-executions';
@@ -89,9 +89,7 @@ const only = (() => {
 })();
 const WRITE = !args.includes('--no-write') && only === undefined;
 
-/** Where S8 writes its chart, from the repository's root. */
-const GRID_CHART_FILE = 'docs/images/bench-grid.svg';
-const S8_BLOCK = 'bench-s8';
+const S8_BLOCK = BENCH_BLOCKS.s8.name;
 
 /** S8 (issue 26's grid), a part of its own: `--only S8` (with `--s8-filter <text>`, the cases whose "<form> <latency ms> <clients>" contain it). */
 async function mainS8(): Promise<void> {
@@ -109,9 +107,10 @@ async function mainS8(): Promise<void> {
 	const verdict = misses.length === 0 ? `Every target met in ${results.length} cases.` : `Targets missed:\n\n${misses.map((x) => `- ${x}`).join('\n')}`;
 	process.stdout.write(`\n${tables}\n${verdict}\n\nS8 took ${sec(Date.now() - started)}\n`);
 	if (write) {
-		const figures = `Run of ${new Date().toISOString()}: \`npm run bench -- --only S8\`, ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, load average ${m.load} at the start; it took ${sec(Date.now() - started)}.\n\n${tables}\n${verdict}`;
+		const run = `Run of ${new Date().toISOString()}: \`npm run bench -- --only S8\`, ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, load average ${m.load} at the start; it took ${sec(Date.now() - started)}.`;
+		const figures = withChartFigure(`${run}\n\n${tables}\n${verdict}`, CHART_FIGURES.grid);
 		writeFileSync(reportFile, replaceBetween(readFileSync(reportFile, 'utf8'), blockStart(S8_BLOCK, 'npm run bench -- --only S8'), blockEnd(S8_BLOCK), figures, 'docs/benchmarks.md'));
-		writeFileSync(join(ROOT, GRID_CHART_FILE), gridChart(s8ChartRows(results), { subtitle: 'S8: a /generate quota of 10 per 1 s, the n8n node with default settings (npm run bench -- --only S8)' }));
+		writeFileSync(join(ROOT, GRID_CHART_FILE), gridChart(s8ChartRows(results), { subtitle: GRID_SUBTITLE }));
 		log(`wrote ${reportFile} (S8) and ${GRID_CHART_FILE}`);
 	}
 	process.stdout.write(`BENCH_S8_SUMMARY ${JSON.stringify({ cases: results.length, misses })}\n`);
@@ -190,10 +189,11 @@ async function main() {
 	const summary = summaryLine(results, targets, n8nSkipped);
 
 	if (WRITE) {
-		// docs/benchmarks.md is a report kept by hand around one generated block, the figures of the latest run.
+		// docs/benchmarks.md is a report kept by hand around the generated blocks: this one holds the figures and the chart of the latest full run.
 		const file = reportFile;
+		const run = `Run of ${new Date().toISOString()}: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\`, ${build}; it took ${sec(Date.now() - started)}.`;
 		const figures =
-			`Run of ${new Date().toISOString()}: \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\`, ${build}.\n\n` +
+			`${withChartFigure(run, CHART_FIGURES.batches)}\n\n` +
 			table(['machine', ''], [
 				['CPUs (`nproc`)', m.nproc],
 				['CPU model', m.cpu],

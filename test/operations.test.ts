@@ -49,7 +49,7 @@ function missingPlaces(key: OperationKey): string[] {
 	if (!new RegExp(`^\\t\\t${key}: `, 'm').test(read('sandbox/handlers.ts'))) missing.push(`${key}: a handler in sandbox/handlers.ts`);
 	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/catalogue/catalogue.test.ts'))) missing.push(`${key}: the hand-written spec row in test/shared/catalogue/catalogue.test.ts`);
 	if (!new RegExp(`^\\t${key}: `, 'm').test(read('test/shared/client/request.test.ts'))) missing.push(`${key}: the request case in test/shared/client/request.test.ts`);
-	if (!read('README.md').includes(`| \`${key}\` |`)) missing.push(`${key}: its row in the operation table of README.md (npm run docs)`);
+	if (!read('docs/operations.md').includes(`| \`${key}\` |`)) missing.push(`${key}: its row in the operation table of docs/operations.md (npm run docs)`);
 	return missing;
 }
 
@@ -80,6 +80,6 @@ test('the check names the places of an operation that is wired nowhere', () => {
 		'summarizePost: a handler in sandbox/handlers.ts',
 		'summarizePost: the hand-written spec row in test/shared/catalogue/catalogue.test.ts',
 		'summarizePost: the request case in test/shared/client/request.test.ts',
-		'summarizePost: its row in the operation table of README.md (npm run docs)',
+		'summarizePost: its row in the operation table of docs/operations.md (npm run docs)',
 	]);
 });

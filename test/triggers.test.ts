@@ -42,8 +42,8 @@ function missingPlaces({ key, name, label }: Named): string[] {
 	const n8nTest = `test/n8n/nodes/PostWriterTrigger/${key}.test.ts`;
 	if (!exists(n8nTest)) missing.push(`${key}: its n8n test ${n8nTest} (test/n8n/helpers/trigger-sandbox.ts gives the setup)`);
 	if (!read('test/zapier/dedupe.test.ts').includes(`run('triggers', '${key}'`)) missing.push(`${key}: its case under Zapier's dedupe in test/zapier/dedupe.test.ts`);
-	if (!read('README.md').includes(`**${name}**`)) missing.push(`${key}: its paragraph in the Trigger section of README.md (**${name}**)`);
-	if (!read('README.md').includes(`**${label}**`)) missing.push(`${key}: its entry in the Zapier triggers table of README.md (**${label}**)`);
+	if (!read('docs/triggers.md').includes(`**${name}**`)) missing.push(`${key}: its paragraph under Each event in docs/triggers.md (**${name}**)`);
+	if (!read('docs/zapier.md').includes(`**${label}**`)) missing.push(`${key}: its entry in the Triggers row of docs/zapier.md (**${label}**)`);
 	return missing;
 }
 
@@ -66,8 +66,8 @@ test('the check names the places of a trigger that is wired nowhere', () => {
 		'summaryReady: its poll in shared/triggers/events.ts (TRIGGER_EVENTS: config, poll, test, candidates)',
 		'summaryReady: its n8n test test/n8n/nodes/PostWriterTrigger/summaryReady.test.ts (test/n8n/helpers/trigger-sandbox.ts gives the setup)',
 		"summaryReady: its case under Zapier's dedupe in test/zapier/dedupe.test.ts",
-		'summaryReady: its paragraph in the Trigger section of README.md (**Summary Ready**)',
-		'summaryReady: its entry in the Zapier triggers table of README.md (**New Summary**)',
+		'summaryReady: its paragraph under Each event in docs/triggers.md (**Summary Ready**)',
+		'summaryReady: its entry in the Triggers row of docs/zapier.md (**New Summary**)',
 	]);
 });
 

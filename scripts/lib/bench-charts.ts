@@ -35,6 +35,41 @@ export interface ChartOptions {
 
 /** Where `npm run bench` writes the batch chart, from the repository's root. */
 export const BENCH_CHART_FILE = 'docs/images/bench-batches.svg';
+/** Where `npm run bench -- --only S8` writes the grid's chart. */
+export const GRID_CHART_FILE = 'docs/images/bench-grid.svg';
+
+/** The generated blocks of docs/benchmarks.md that the bench writes, and the command each names. */
+export const BENCH_BLOCKS = {
+	figures: { name: 'bench-figures', by: 'npm run bench' },
+	s8: { name: 'bench-s8', by: 'npm run bench -- --only S8' },
+} as const;
+
+/**
+ * Each chart is shown inside the generated block of the run that drew it, right after the block's first line
+ * ("Run of <date>: `<command>`…"), so that the chart carries that run's date and command.
+ */
+export const CHART_FIGURES: Record<'batches' | 'grid', string> = {
+	batches:
+		'![Wall time ÷ quota-bound limit per scenario and way](images/bench-batches.svg)\n\n' +
+		"*Wall time ÷ the quota-bound limit, one bar per way of each scenario (1× is the limit; lower is better). Orange: the peer, n8n's own HTTP Request node with Batching. A bar under 1× with failed items is not a fast run: its items failed early. Drawn from the tables below (`npm run bench:charts` draws it again).*",
+	grid: '![S8: wall time ÷ quota-bound limit per form, latency and clients](images/bench-grid.svg)\n\n*Drawn from the tables below (`npm run bench:charts` draws it again).*',
+};
+
+/** A block's text with `figure` (an image, then its caption) right after its first paragraph, in place of any figure of the same image. */
+export function withChartFigure(block: string, figure: string): string {
+	const image = /\]\(([^)]+)\)/.exec(figure)?.[1] ?? '';
+	const paragraphs = block.split('\n\n');
+	const kept: string[] = [];
+	for (let i = 0; i < paragraphs.length; i++) {
+		if (i > 0 && paragraphs[i].includes(`](${image})`)) {
+			// The figure's caption is the italic paragraph after it.
+			if (/^\*[^\n]*\*$/.test(paragraphs[i + 1] ?? '')) i++;
+			continue;
+		}
+		kept.push(paragraphs[i]);
+	}
+	return [kept[0], figure, ...kept.slice(1)].join('\n\n');
+}
 
 /** The bench's ways (scripts/lib/bench-ways.ts; (e): bench-http-batching.ts), one legend entry each, the same in every scenario. */
 export const WAY_LEGEND: Record<string, string> = {
@@ -117,6 +152,37 @@ export function batchRowsFromReport(markdown: string): BatchChartRow[] {
 	}
 	return rows;
 }
+
+/**
+ * The rows of the grid's chart read back from S8's tables in docs/benchmarks.md, as scripts/lib/bench-s8.ts writes
+ * them: each `**<clients>** (…)` line, then its table's rows (a form, then `<ratio> × (…)` per latency column).
+ */
+export function gridRowsFromReport(markdown: string): GridChartRow[] {
+	const rows: GridChartRow[] = [];
+	let clients: string | undefined;
+	let latencies: number[] = [];
+	for (const line of markdown.split('\n')) {
+		const heading = /^\*\*([^*]+)\*\* \(wall ÷ quota-bound limit/.exec(line);
+		if (heading) [clients, latencies] = [heading[1], []];
+		if (!clients || !line.startsWith('|') || line.startsWith('|---')) continue;
+		const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+		if (cells[0] === 'form') {
+			latencies = cells.slice(1).map((c) => Number(/L = ([\d.]+) s/.exec(c)?.[1]) * 1000);
+			continue;
+		}
+		cells.slice(1).forEach((cell, i) => {
+			const ratio = Number(/^([\d.]+) ×/.exec(cell)?.[1]);
+			if (clients && Number.isFinite(ratio) && latencies[i]) rows.push({ form: cells[0], latencyMs: latencies[i], clients, ratio });
+		});
+	}
+	// In the bench's order (scripts/lib/pacing-grid.ts, gridCases): clients, then latency, then form.
+	const forms = unique(rows.map((r) => r.form));
+	const clientsOrder = unique(rows.map((r) => r.clients));
+	return [...rows].sort((a, b) => clientsOrder.indexOf(a.clients) - clientsOrder.indexOf(b.clients) || a.latencyMs - b.latencyMs || forms.indexOf(a.form) - forms.indexOf(b.form));
+}
+
+/** The grid chart's subtitle: the quota and the command. */
+export const GRID_SUBTITLE = 'S8: a /generate quota of 10 per 1 s, the n8n node with default settings (npm run bench -- --only S8)';
 
 /**
  * Wall ÷ quota-bound limit, one bar per scenario and way (grouped by scenario,

@@ -4,8 +4,9 @@
  */
 import { BASELINE_COMMIT, BASELINE_CONCURRENCY } from './bench-executions';
 import { S6_RUNS, runsNote } from './bench-runs';
-import { wayLegend, type BatchChartRow } from './bench-charts';
+import { BENCH_BLOCKS, wayLegend, type BatchChartRow } from './bench-charts';
 import { pct, sec, table, verdict } from './bench-format';
+import { BATCH_TARGETS as T, percent, times } from './bench-targets';
 import {
 	DEFAULT_CONCURRENCY,
 	SCENARIOS,
@@ -101,7 +102,7 @@ export function summaryLine(results: BatchResult[], targets: string[][], n8nSkip
 }
 
 /** The block of docs/benchmarks.md that each full run rewrites. */
-export const FIGURES_BLOCK = 'bench-figures';
+export const FIGURES_BLOCK = BENCH_BLOCKS.figures.name;
 
 /** The batch chart's rows: every way of every scenario, in the report's order, with the ratios as the report gives them (so that scripts/lib/bench-charts.ts draws the same chart from the report). */
 export function batchChartRows(results: BatchResult[]): BatchChartRow[] {
@@ -122,18 +123,18 @@ export function batchTargets(results: BatchResult[]): string[][] {
 		if (!a) continue;
 		const n = SCENARIOS.find((x) => x.id === id)?.n;
 		out.push(
-			[`${id} (a) default settings: wall ≤ 1.10 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.1)],
+			[`${id} (a) default settings: wall ≤ ${times(T.s1s2Ratio)} quota-bound limit`, ratioOf(a), verdict(a.ratio <= T.s1s2Ratio)],
 			[`${id} (a): 0 failed, credits = N`, `${a.failed} failed, ${a.credits} / ${n} credits`, verdict(a.failed === 0 && a.credits === n)],
-			[`${id} (a): ≤ 5 % of requests answered 429`, pct(a.share429), verdict(a.share429 <= 0.05)],
+			[`${id} (a): ≤ ${percent(T.s1s2Share429)} of requests answered 429`, pct(a.share429), verdict(a.share429 <= T.s1s2Share429)],
 		);
 	}
 	const s1b = find('S1', '(b)');
-	if (s1b) out.push(['S1 (b) maximum concurrency: wall ≤ 1.15 × quota-bound limit', ratioOf(s1b), verdict(s1b.ratio <= 1.15)]);
+	if (s1b) out.push([`S1 (b) maximum concurrency: wall ≤ ${times(T.s1MaxConcurrencyRatio)} quota-bound limit`, ratioOf(s1b), verdict(s1b.ratio <= T.s1MaxConcurrencyRatio)]);
 	const s3a = find('S3', '(a)');
 	const s3d = find('S3', '(d)');
 	if (s3a && s3d) {
 		out.push(
-			['S3 (a): wall ≤ 1.05 × quota-bound limit', ratioOf(s3a), verdict(s3a.ratio <= 1.05)],
+			[`S3 (a): wall ≤ ${times(T.s3Ratio)} quota-bound limit`, ratioOf(s3a), verdict(s3a.ratio <= T.s3Ratio)],
 			['S3 (a): ahead of the naive loop (d) in the same run', `${sec(s3a.wallMs)} vs ${sec(s3d.wallMs)}`, verdict(s3a.wallMs < s3d.wallMs)],
 		);
 	}
@@ -152,15 +153,15 @@ export function batchTargets(results: BatchResult[]): string[][] {
 		if (sc.id === 'S5') {
 			out.push(
 				[`${name}: 0 failed items, credits = items`, `${a.failed} failed${executions}, ${a.credits} / ${sc.n} credits`, verdict(a.failed === 0 && a.credits === sc.n)],
-				[`${name}: ≤ 5 % of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= 0.05)],
-				[`${name}: wall ≤ 1.15 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.15)],
+				[`${name}: ≤ ${percent(T.s5Share429)} of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= T.s5Share429)],
+				[`${name}: wall ≤ ${times(T.s5Ratio)} quota-bound limit`, ratioOf(a), verdict(a.ratio <= T.s5Ratio)],
 			);
 		} else if (sc.id === 'S6') {
 			out.push([`${name}: 0 failed items`, `${a.failed} failed${executions}, ${a.credits} / ${sc.n} credits`, verdict(a.failed === 0)]);
-			if (sc.part !== 'Retry-After') out.push([`${name}: ≤ 10 % of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= 0.1)]);
-			out.push([`${name}: wall ≤ 1.25 × quota-bound limit`, ratioOf(a), verdict(a.ratio <= 1.25)]);
+			if (sc.part !== 'Retry-After') out.push([`${name}: ≤ ${percent(T.s6Share429)} of requests answered 429`, `${pct(a.share429)} (${a.rejected429} / ${a.requests})`, verdict(a.share429 <= T.s6Share429)]);
+			out.push([`${name}: wall ≤ ${times(T.s6Ratio)} quota-bound limit`, ratioOf(a), verdict(a.ratio <= T.s6Ratio)]);
 		} else {
-			out.push([`${name}: wall ≤ 1.15 × quota-bound limit`, `${ratioOf(a)}, ${a.failed} failed`, verdict(a.ratio <= 1.15)]);
+			out.push([`${name}: wall ≤ ${times(T.s7Ratio)} quota-bound limit`, `${ratioOf(a)}, ${a.failed} failed`, verdict(a.ratio <= T.s7Ratio)]);
 		}
 	}
 	return out;

@@ -4,13 +4,14 @@
  * `/generate` quota of 10 per 1 s) through the n8n node's Post › Generate, default settings. One execution and
  * twelve run in this process (each execution its own `execute()`, started together); three processes are forked
  * workers (scripts/bench-process.ts), each running 4 executions of 20 items, and each of their cases runs
- * S8_PROCESS_RUNS times. It runs alone (`--only S8`, about 50 minutes on 2 cores) so that the full bench stays within
- * about 20.
+ * S8_PROCESS_RUNS times. It runs alone (`--only S8`; its block in docs/benchmarks.md says how long it took), so that
+ * the full bench stays short.
  */
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../../sandbox/server';
 import { meanWall, sumOf } from './bench-runs';
+import { S8_PROCESS_RUNS } from './bench-targets';
 import { pct, table } from './bench-format';
 import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
@@ -60,15 +61,8 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 	}
 }
 
-/**
- * Runs of each three-process case; the case's wall is their mean. Three real processes move by about ± 0.1 × from
- * run to run: which one wins the first crowding (10 calls a window split 4/3/3) keeps that share, and the others
- * finish seconds after it. On virtual time over 30 seeds (test/grid/pacing-grid-runs.test.ts, npm run test:grid),
- * a whole S8 misses the 5 % comparison with `Retry-After` alone somewhere in 59 % of its runs with one run a case,
- * where the forms' expected walls differ by 1 % at most; the median of 3 still misses in 34 %, the mean of 3 in
- * 11 %, the mean of 5 in 2 %.
- */
-export const S8_PROCESS_RUNS = 5;
+/** Runs of each three-process case (the case's wall is their mean): scripts/lib/bench-targets.ts says why. */
+export { S8_PROCESS_RUNS };
 
 /** A case's runs as one result: the mean wall, 429s and requests over all runs, the failed items of every run summed, a credit mismatch of any run shown as the case's, and each run's ratio. */
 export function meanRun(runs: GridResult[]): GridResult {

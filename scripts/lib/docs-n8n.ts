@@ -7,7 +7,7 @@
  *   n8n-lists       Return All / Limit of the Get Many operations, and the trigger's page bounds
  *   n8n-trigger     every event, its parameters with their defaults and bounds
  *   n8n-errors      what the node shows for the common failures, made by the node's error mapping
- * `npm run docs` writes them; test/docs.test.ts fails when the file holds others.
+ * `npm run docs` writes them; test/docs/generated.test.ts fails when the file holds others.
  */
 import type { IExecuteFunctions, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -15,11 +15,13 @@ import { PostWriter } from '../../n8n/nodes/PostWriter/PostWriter.node';
 import { toNodeError } from '../../n8n/nodes/PostWriter/helpers/node-errors';
 import { readConcurrency, readQuotaBudget } from '../../n8n/nodes/PostWriter/helpers/execute';
 import { QUOTA_BUDGET_SETTING } from '../../n8n/nodes/PostWriter/transport';
+import { UNCLEAR_ADVICE } from '../../n8n/nodes/PostWriter/helpers/paid';
 import { PostWriterTrigger } from '../../n8n/nodes/PostWriterTrigger/PostWriterTrigger.node';
 import { BRAND } from '../../shared/base';
 import { getOperation } from '../../shared/catalogue';
 import { LIST_HARD_CAP, newWalk, stallMessage, stepWalk, normaliseList } from '../../shared/lists';
-import { RateLimitedError, errorFromResponse } from '../../shared/errors';
+import { RateLimitedError, errorFromResponse, networkErrorFrom } from '../../shared/errors';
+import { floorError } from '../../shared/paid';
 import { POSTS_MAX_PAGES, POSTS_PAGE_SIZE, getTrigger } from '../../shared/triggers';
 import { redirectError, buildRequest, DEFAULT_RETRY_POLICY } from '../../shared/client';
 
@@ -30,7 +32,7 @@ const choices = (p: INodeProperties | undefined): INodePropertyOptions[] => (p?.
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const period = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-interface NodeOperation {
+export interface NodeOperation {
 	resource: string;
 	operation: string;
 	/** "Post › Generate" */
@@ -38,7 +40,7 @@ interface NodeOperation {
 }
 
 /** Every resource › operation of the action node, in the pickers' order. */
-function nodeOperations(): NodeOperation[] {
+export function nodeOperations(): NodeOperation[] {
 	return choices(ACTION.find((p) => p.name === 'resource')).flatMap((r) =>
 		choices(ACTION.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value as string))).map((o) => ({
 			resource: String(r.value),
@@ -49,7 +51,7 @@ function nodeOperations(): NodeOperation[] {
 }
 
 /** The parameter `name` shown for an operation (the first match in the description). */
-function propertyOf(op: NodeOperation, name: string): INodeProperties | undefined {
+export function propertyOf(op: NodeOperation, name: string): INodeProperties | undefined {
 	return ACTION.find((p) => p.name === name && p.displayOptions?.show?.resource?.includes(op.resource) && p.displayOptions.show.operation?.includes(op.operation));
 }
 
@@ -154,6 +156,12 @@ export interface ShownError {
 	description: string;
 }
 
+/** An ambiguous failure of a paid call as the node reports it: the memory of paid calls adds its advice (shared/paid/paid-call.ts). */
+function unclear(error: Error): Error {
+	error.message = `${error.message} ${UNCLEAR_ADVICE}`;
+	return error;
+}
+
 /** The common failures, each through the node's error mapping as a run on Post › Generate meets it. */
 export function shownErrors(): ShownError[] {
 	const op = getOperation('generatePost');
@@ -166,7 +174,10 @@ export function shownErrors(): ShownError[] {
 			'The quota stays taken past Options › Maximum Wait for the Quota (429)',
 			new RateLimitedError(1_000, { operationName: op.name, budget: { budgetMs, waitedMs: budgetMs - 12_000, refusals: 14, quota: '10 calls per 1 s', setting: QUOTA_BUDGET_SETTING } }),
 		],
-		['A paid call failed after it may have been carried out (5xx)', errorFromResponse(op, { status: 502, value: {}, jsonOk: true })],
+		['A paid call failed after it may have been carried out (5xx)', unclear(errorFromResponse(op, { status: 502, value: {}, jsonOk: true }))],
+		['A paid call got no answer in time (timeout)', unclear(networkErrorFrom(Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' }), op))],
+		['Options › Minimum Credits to Keep stops a paid call', floorError('generatePost', 10, 10, 0)],
+		['The Base URL names no server that answers', networkErrorFrom(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), op)],
 		['The Base URL redirects to another address (3xx)', redirectError(op, buildRequest('generatePost', { prompt: 'p' }, BRAND.defaultBaseUrl), { status: 301, headers: { location: 'https://moved.example.com/api/v1/generate' }, body: '' }, BRAND.defaultBaseUrl)],
 	];
 	return cases.map(([what, error]) => {

@@ -3,7 +3,7 @@
  *   <!-- generated:<name> (npm run docs) -->
  *   <!-- /generated:<name> -->
  * is written by the command named (`npm run docs` from the code, and
- * test/docs.test.ts fails when a file holds another text than the one
+ * test/docs/generated.test.ts fails when a file holds another text than the one
  * generated; `npm run bench` from its measures). Everything else in the file
  * is prose, kept by hand.
  */
@@ -18,6 +18,13 @@ export function replaceBetween(text: string, start: string, end: string, content
 	if (a < 0 || b < 0) throw new Error(`${file} has no ${start} … ${end} section`);
 	if (text.indexOf(start, a + start.length) >= 0) throw new Error(`${file} has ${start} twice`);
 	return `${text.slice(0, a)}${start}\n${content}\n${end}${text.slice(b + end.length)}`;
+}
+
+/** The text between `start` and `end` (neither included), or undefined when the file has no such block. */
+export function blockContent(text: string, start: string, end: string): string | undefined {
+	const a = text.indexOf(start);
+	const b = text.indexOf(end, a);
+	return a < 0 || b < 0 ? undefined : text.slice(a + start.length, b).replace(/^\n|\n$/g, '');
 }
 
 /** `text` with every named block replaced by its generated content. */

@@ -1,6 +1,6 @@
 /**
  * The links and images of a Markdown file, and the anchors GitHub gives its
- * headings, for the docs' link check (test/links.test.ts). Code (fenced
+ * headings, for the docs' link check (test/docs/links.test.ts). Code (fenced
  * blocks and inline spans) is skipped: a path in code is not a link.
  */
 

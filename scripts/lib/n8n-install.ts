@@ -50,6 +50,20 @@ export interface N8nInstall {
 
 const MARKER = '.post-writer-install.json';
 
+/**
+ * The first install compiles native modules from source (node-gyp): it needs these on the PATH. The README's
+ * "Two commands" names them (test/docs/facts.test.ts checks it does); a missing one is said before the install starts.
+ */
+export const NATIVE_BUILD_TOOLS = ['python3', 'make', 'g++'] as const;
+
+/** What a first install of a runtime costs, as measured on a fresh cache (the README states it; a test checks it does). */
+export const FIRST_INSTALL_COST = '5 to 8 minutes on 2 cores, and 2 GB';
+
+/** The build tools of NATIVE_BUILD_TOOLS not found on the PATH. */
+export function missingBuildTools(): string[] {
+	return NATIVE_BUILD_TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0);
+}
+
 /** The pins of a runtime ("oldest" or "newest"). */
 export function runtime(name: RuntimeName): Runtime {
 	if (!RUNTIME_NAMES.includes(name)) throw new Error(`unknown n8n runtime "${name}" (one of ${RUNTIME_NAMES.join(', ')})`);
@@ -179,7 +193,11 @@ export async function ensureN8n(name: RuntimeName = 'oldest'): Promise<N8nInstal
 	// The pins and their local stub packages (file: overrides).
 	fs.cpSync(rtm.pinsDir, dir, { recursive: true });
 	say(`Installing n8n ${rtm.version}${useNode ? ` on Node ${rtm.node}` : ''} into ${dir}`);
-	say('This happens once (5 to 8 minutes on 2 cores, and 2 GB): downloading, then compiling native modules from source. Later runs reuse it.');
+	say(`This happens once (${FIRST_INSTALL_COST}): downloading, then compiling native modules from source. Later runs reuse it.`);
+	const missing = missingBuildTools();
+	if (missing.length > 0) {
+		say(`Warning: ${missing.join(', ')} not found. Compiling n8n's native modules needs ${NATIVE_BUILD_TOOLS.join(', ')} (on Debian or Ubuntu: apt-get install python3 make g++); the install may fail without them.`);
+	}
 	const logFile = path.join(dir, 'install.log');
 	const log = fs.openSync(logFile, 'w');
 	const started = Date.now();

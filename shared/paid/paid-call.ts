@@ -79,7 +79,8 @@ export function balanceReadError(key: OperationKey, error: unknown): unknown {
 		: error;
 }
 
-function floorError(key: OperationKey, floor: number, balance: number, reserved: number): CreditFloorError {
+/** The error of a paid call that Minimum Credits to Keep stops before it is sent (exported for the docs' table of messages). */
+export function floorError(key: OperationKey, floor: number, balance: number, reserved: number): CreditFloorError {
 	const op = getOperation(key);
 	const cost = op.cost ?? 1;
 	const inFlight = reserved > 0 ? ` with ${reserved} more reserved by calls in flight` : '';

@@ -255,7 +255,7 @@ export { PROMPTS, GENERATE, noKeyIn };
  * (Replay, autoreplay) sends it again as one new call, for one item. Neither
  * keeps a memory between calls (only the n8n node does, within its process),
  * so the replay may be charged once more: one extra charge at most, for that
- * item alone, and the README says no more.
+ * item alone, and docs/paid-calls.md says no more.
  */
 export function replayCase(driver: Driver, seed: string): void {
 	if (driver.skipReason()) return;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BatchChartRow, GridChartRow } from '../../scripts/lib/bench-charts';
-import { BENCH_CHART_FILE, batchChart, batchRowsFromReport, gridChart, wayLegend } from '../../scripts/lib/bench-charts';
+import { BENCH_CHART_FILE, CHART_FIGURES, GRID_CHART_FILE, GRID_SUBTITLE, batchChart, batchRowsFromReport, gridChart, gridRowsFromReport, wayLegend, withChartFigure } from '../../scripts/lib/bench-charts';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -67,4 +67,18 @@ test("docs/benchmarks.md's batch chart is the one drawn from its figures (npm ru
 	expect(rows.find((r) => r.scenario === 'S1' && r.way === wayLegend('(e)'))).toEqual(expect.objectContaining({ ratio: expect.any(Number) }));
 	expect(new Set(rows.map((r) => r.scenario)).size).toBeGreaterThanOrEqual(7);
 	expect(readFileSync(join(ROOT, BENCH_CHART_FILE), 'utf8')).toBe(batchChart(rows));
+});
+
+test("docs/benchmarks.md's grid chart is the one drawn from S8's tables, in the bench's order", () => {
+	const rows = gridRowsFromReport(readFileSync(join(ROOT, 'docs/benchmarks.md'), 'utf8'));
+	expect(rows).toHaveLength(54);
+	expect(rows[0]).toEqual(expect.objectContaining({ latencyMs: 200, form: 'X-RateLimit-* with -Reset' }));
+	expect(readFileSync(join(ROOT, GRID_CHART_FILE), 'utf8')).toBe(gridChart(rows, { subtitle: GRID_SUBTITLE }));
+});
+
+test("a chart's figure goes right after its block's first line, once, whatever the block held", () => {
+	const block = 'Run of 2026-01-01T00:00:00.000Z: `npm run bench`.\n\n| a |\n|---|';
+	const once = withChartFigure(block, CHART_FIGURES.batches);
+	expect(once).toBe(`Run of 2026-01-01T00:00:00.000Z: \`npm run bench\`.\n\n${CHART_FIGURES.batches}\n\n| a |\n|---|`);
+	expect(withChartFigure(once, CHART_FIGURES.batches)).toBe(once);
 });

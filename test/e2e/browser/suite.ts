@@ -1,7 +1,7 @@
 /**
  * What the browser suite's files share: the run's folders (made by
  * global-setup.ts, handed to the workers and the reporter through the
- * environment), the progress log, the screenshots the README shows.
+ * environment), the progress log, the screenshots the READMEs show.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ export const ROOT = path.resolve(__dirname, '../../..');
 export const CHROMIUM = '/usr/bin/chromium';
 /** The n8n runtime: "newest" (2.41.0, the default) or "oldest" (2.8.4); `--n8n=<name>` through run.ts. */
 export const RUNTIME = process.env.POST_WRITER_N8N === 'oldest' ? 'oldest' : 'newest';
-/** The screenshots shown in README.md (docs/images/<name>.png), copied by `--save-docs-images` (SAVE_DOCS_IMAGES=1) after a green run. */
+/** The screenshots shown in README.md and n8n/README.md (docs/images/<name>.png), copied by `--save-docs-images` (SAVE_DOCS_IMAGES=1) after a green run. */
 export const DOCS_IMAGES: Record<string, string> = {
 	'02-node-creator': 'n8n-node-creator',
 	'04-generate-output': 'n8n-generate-output',

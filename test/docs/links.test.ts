@@ -5,17 +5,14 @@
  * outside the repository), absolute URLs of the repository's own files,
  * mapped back to the path they name. Other sites are not fetched (loopback only).
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-import type { MarkdownLink } from '../scripts/lib/markdown-links';
-import { anchorsOf, githubSlug, linksOf } from '../scripts/lib/markdown-links';
+import type { MarkdownLink } from '../../scripts/lib/markdown-links';
+import { anchorsOf, githubSlug, linksOf } from '../../scripts/lib/markdown-links';
+import { ALL_MARKDOWN, ROOT } from './files';
 
-const ROOT = join(__dirname, '..');
-const inFolder = (folder: string) => readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.md')).map((f) => `${folder}/${f}`);
-const FILES = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'n8n/README.md', 'sandbox/README.md', ...inFolder('docs'), ...inFolder('zapier')].filter((f) =>
-	existsSync(join(ROOT, f)),
-);
+const FILES = ALL_MARKDOWN;
 
 /** The repository, as n8n/package.json names it: `owner/name`. */
 const REPO = /github\.com\/([^/]+\/[^/.]+)/.exec((JSON.parse(readFileSync(join(ROOT, 'n8n/package.json'), 'utf8')) as { repository: { url: string } }).repository.url)?.[1];
@@ -40,7 +37,7 @@ function problem(file: string, link: MarkdownLink): string | undefined {
 }
 
 test('the files checked are the READMEs, the docs and the changelog', () => {
-	expect(FILES).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'n8n/README.md', 'sandbox/README.md', 'docs/benchmarks.md', 'zapier/RECIPES.md']));
+	expect(FILES).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'n8n/README.md', 'sandbox/README.md', 'docs/benchmarks.md', 'docs/pacing.md', 'zapier/RECIPES.md']));
 	expect(REPO).toBe('post-writer/n8n-nodes-post-writer');
 });
 
