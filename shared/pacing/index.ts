@@ -13,4 +13,5 @@ export * from './refusal-hold';
 export * from './registry';
 export * from './room-signal';
 export * from './server-clock';
+export * from './told-burst';
 export * from './turnstile';

@@ -142,7 +142,7 @@ export class Pacer {
 	 */
 	async acquire(laneName: string, options: AcquireOptions | number = {}): Promise<Slot> {
 		const opts = typeof options === 'number' ? { maxWaitMs: options } : options;
-		await this.turnstile.enter(laneName, opts.party ?? '');
+		await this.turnstile.enter(laneName, opts.party ?? '', opts.waitedUntil !== undefined);
 		try {
 			return await this.acquireAtHead(laneName, opts.maxWaitMs ?? Infinity, opts.waitedUntil);
 		} finally {
@@ -175,8 +175,9 @@ export class Pacer {
 					await waitUntil(paused, now);
 				}
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
-				// At a told window's end, or when a told window's calls may go together, the window's calls go at once.
-				lane.rate.onPauseEnd(paused, lane.window.exact || lane.window.burstSpan() !== undefined, !lane.hold.keepsEpoch(paused));
+				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
+				// Without exact ends, alone on the key: what our own window leaves may go (not a whole window: it may be spent).
+				if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(paused, lane.window.leftInSpan(paused) ?? 0);
 				continue;
 			}
 			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
@@ -204,10 +205,12 @@ export class Pacer {
 		}
 	}
 
-	/** At a told window's exact end, a lone client's share of the next window may go at once (QuotaWindow.shareOfNext). */
+	/** At a told window's exact end, a lone client's share of the next window may go at once (QuotaWindow.shareOfNext); without exact ends, what our own window leaves. */
 	private shareNext(lane: Lane, at: number, filledByOurs: boolean): void {
 		const share = lane.window.shareOfNext(at, filledByOurs);
 		if (share !== undefined) lane.rate.onWindowStart(at, share);
+		// Without exact ends, alone on the key: what our own window leaves may go at once (told-burst.ts).
+		else if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
 	}
 
 	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */

@@ -12,6 +12,8 @@
  * time of each event.
  */
 
+import { ToldBurst } from './told-burst';
+
 /** What one answer says of the quota (read by readRateLimit in response.ts). */
 export interface RateWindow {
 	/** Calls allowed per window. */
@@ -89,16 +91,16 @@ export class QuotaWindow {
 	/** The exact end of the window before the current one (our calls after it were counted in the current one). */
 	private previousEnd?: number;
 	private exactSeen = false;
-	/** A count told was below the limit less our own calls: others share the key (see burstSpan). */
-	private sharedSeen = false;
-	/** A count told for an answered call of ours showed no call but ours. */
-	private aloneSeen = false;
+	/** Without exact ends, whether a told window's calls may go together, and our own windows then (told-burst.ts). */
+	private readonly burst = new ToldBurst();
 
 	/** Our calls not refused: [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
 
 	onSend(ticket: number, at: number): void {
+		this.seedBurst(at);
 		this.sends.push([ticket, at]);
+		this.burst.onSend(at, this.windowMs === undefined ? undefined : this.windowMs + marginOf(this.windowMs));
 		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
 	}
@@ -118,6 +120,7 @@ export class QuotaWindow {
 	/** A refused call was not counted by the server. */
 	onRefused(ticket: number): void {
 		const i = this.sends.findIndex(([t]) => t === ticket);
+		if (i >= 0) this.burst.onRefused(this.sends[i][1], this.limit);
 		if (i >= 0) this.sends.splice(i, 1);
 	}
 
@@ -146,47 +149,42 @@ export class QuotaWindow {
 		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
 	}
 
-	/**
-	 * Others' calls show in a count told for our call `ticket`: fewer left than the limit less our calls of the last
-	 * window's span up to it (and those sent just after it, which may reach the server first). Sticky: a key once
-	 * shared keeps its calls spread.
-	 */
+	/** A count told for our call `ticket`, for ToldBurst: our calls of the window's span around it. */
 	private noteShared(remaining: number | undefined, ticket: number): void {
-		if (this.sharedSeen || remaining === undefined || this.limit === undefined || this.windowMs === undefined) return;
+		if (remaining === undefined || this.limit === undefined || this.windowMs === undefined) return;
 		const sentAt = this.sentAt(ticket);
 		if (sentAt === undefined) return;
 		const span = this.windowMs + marginOf(this.windowMs);
-		const ours = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS).length;
-		if (remaining < this.limit - ours) this.sharedSeen = true;
-		// Alone: no more counted than our calls up to this one (those sent just after may have come first: unknown),
-		// over a stretch of time: calls sent at one instant are counted before anyone else's could be (three processes
-		// each took its first burst's counts for the key alone, and sent a window's calls: 1.20 × → 1.24 ×).
-		else {
-			const upTo = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt);
-			if (upTo.length > 0 && upTo[0][1] < sentAt && remaining >= this.limit - upTo.length) this.aloneSeen = true;
-		}
+		const within = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS);
+		const upTo = within.filter(([, at]) => at <= sentAt);
+		this.burst.noteCount(remaining, this.limit, sentAt, within.length, upTo.length, upTo[0]?.[1]);
 	}
 
 	/**
 	 * Over what span (ms) a told window's calls may go together at the rate allowed (RateController.setCeiling): a
-	 * fixed window lets its limit go when it opens, and spreading them evenly lost most of a window each time (IETF
-	 * fields, 25 per 60 s: 1.35 × the quota-bound limit). With exact ends, while alone on the key (the window);
-	 * without, once a count showed no call but ours and none has shown others' since (the window and its margin:
-	 * our own count then holds the next window's calls until a span after the first, holdUntil). Not on a refusal's
-	 * fields alone: three processes refused at their start each sent a window's calls again (IETF, 1 s windows,
-	 * 5 s answers: 1.11 × → 1.21 ×). Undefined: spread, one call a token.
+	 * fixed window lets its limit go when it opens. With exact ends, while alone on the key (the window); without,
+	 * while the counts show this client alone (told-burst.ts: the window and its margin, our own windows then hold
+	 * the next calls, holdUntil). Not on a refusal's fields alone: three processes refused at their start each sent a
+	 * window's calls again (IETF, 1 s windows, 5 s answers: 1.11 × → 1.21 ×). Undefined: spread, one call a token.
 	 */
 	burstSpan(): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
 		if (this.exact) return this.alone ? this.windowMs : undefined;
-		return this.aloneSeen && !this.sharedSeen ? this.windowMs + marginOf(this.windowMs) : undefined;
+		return this.burst.alone ? this.windowMs + marginOf(this.windowMs) : undefined;
 	}
 
-	/** The calls our own count leaves for the span of a told window ending now (the limit less our calls in it), if known. */
+	/** The calls our own windows leave now (the limit less our calls in the current one), if the limit is known. */
 	leftInSpan(now: number): number | undefined {
-		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		this.seedBurst(now);
+		return this.limit === undefined ? undefined : this.burst.left(now, this.limit);
+	}
+
+	/** Once the window's length is known, our windows start with our calls of the last span. */
+	private seedBurst(now: number): void {
+		if (this.burst.counting || this.windowMs === undefined) return;
 		const span = this.windowMs + marginOf(this.windowMs);
-		return Math.max(0, this.limit - this.sends.filter(([, at]) => at > now - span).length);
+		const recent = this.sends.filter(([, at]) => at > now - span);
+		if (recent.length > 0) this.burst.seed(recent[0][1], recent.length, span);
 	}
 
 	/** The answers tell the window's end to the millisecond. */
@@ -293,6 +291,8 @@ export class QuotaWindow {
 	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */
 	private ownLimit(now: number): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
+		// A told window's calls going together: counted in our own windows, the next goes together when ours ends.
+		if (!this.exact && this.burstSpan() !== undefined) return this.burst.holdUntil(now, this.limit);
 		const span = this.windowMs + marginOf(this.windowMs);
 		const recent = this.sends.filter(([, at]) => at > now - span);
 		return recent.length >= this.limit ? recent[recent.length - this.limit][1] + span : undefined;

@@ -22,8 +22,12 @@ export class Turnstile {
 		return this.lanes.size > 0;
 	}
 
-	/** Resolves when this caller is at the head of its lane. */
-	enter(lane: string, party: string): Promise<void> {
+	/**
+	 * Resolves when this caller is at the head of its lane. `first`: a call the server refused comes back ahead of its
+	 * party's calls not yet sent (its time budget runs since the refusal: behind 19 fresh calls at 2 a window of 60 s,
+	 * it ran out; three processes, 25 per 60 s, 22 items of 240 failed).
+	 */
+	enter(lane: string, party: string, first = false): Promise<void> {
 		const q = this.lanes.get(lane);
 		if (!q) {
 			this.lanes.set(lane, { head: party, queues: new Map(), order: [], next: 0 });
@@ -36,7 +40,7 @@ export class Turnstile {
 			q.order.push(party);
 		}
 		const waiting = queue;
-		return new Promise<void>((resolve) => waiting.push(resolve));
+		return new Promise<void>((resolve) => (first ? waiting.unshift(resolve) : waiting.push(resolve)));
 	}
 
 	/** The head is done: the next party in turn sends its oldest caller to the head. */

@@ -1,0 +1,76 @@
+/**
+ * Whether a told window's calls may go together, for a quota told without exact window ends (IETF fields, counts
+ * with a reset in whole seconds): a fixed window lets its limit go when it opens, and spreading its calls evenly
+ * lost most of a window each time (IETF fields, 25 per 60 s, one process: 1.35 × the quota-bound limit). Only a
+ * client alone on the key may: the counts told show it (quota-window.ts asks, for each count). While it may, our
+ * calls are counted in windows of our own, each opened by our first call after the last one ended, so that the
+ * next window's calls go together when ours ends, not one by one as each of ours leaves a sliding count (which
+ * replayed the first window's slow start in every window: 1.07 × for 1.03 × with `Retry-After` alone). Pure.
+ */
+
+export class ToldBurst {
+	/** A count told was below the limit less our own calls: others share the key. Sticky: a key once shared keeps its calls spread. */
+	private sharedSeen = false;
+	/** A count told for an answered call of ours, over a stretch of our calls, showed no call but ours. */
+	private aloneSeen = false;
+	/** Our window: when our first call in it went, and our calls in it (not refused). */
+	private group?: { start: number; calls: number; span: number };
+
+	/**
+	 * A count told (`remaining` of `limit`) for our call sent at `sentAt`: `oursWithin` our calls of the window's span
+	 * up to it and those sent just after it (they may have reached the server first), `oursUpTo` our calls of the span
+	 * up to it, `firstOfSpan` when the first of those went.
+	 */
+	noteCount(remaining: number, limit: number, sentAt: number, oursWithin: number, oursUpTo: number, firstOfSpan: number | undefined): void {
+		if (this.sharedSeen) return;
+		if (remaining < limit - oursWithin) this.sharedSeen = true;
+		// Over a stretch of time: calls sent at one instant are counted before anyone else's could be (three processes
+		// each took its first burst's counts for the key alone, and sent a window's calls: 1.20 × → 1.24 ×).
+		else if (firstOfSpan !== undefined && firstOfSpan < sentAt && remaining >= limit - oursUpTo) this.aloneSeen = true;
+	}
+
+	/** The counts showed this client alone on the key, and never others. */
+	get alone(): boolean {
+		return this.aloneSeen && !this.sharedSeen;
+	}
+
+	/** Whether our windows are counted yet (from the first call after the window's length was known). */
+	get counting(): boolean {
+		return this.group !== undefined;
+	}
+
+	/** Our windows begin with the calls already sent in the last span (sent before the window's length was known). */
+	seed(start: number, calls: number, span: number): void {
+		this.group ??= { start, calls, span };
+	}
+
+	/** Our call went at `at`; `span`: the told window and its margin. */
+	onSend(at: number, span: number | undefined): void {
+		if (span === undefined) return;
+		if (!this.group || at >= this.group.start + this.group.span) this.group = { start: at, calls: 0, span };
+		this.group.calls++;
+	}
+
+	/**
+	 * Our call sent at `sentAt` was refused: the server's window was spent, and ours is out of step with it (our
+	 * windows begin with our calls, the server's may begin earlier). Ours is full: the refusal's pause ends at the
+	 * server's end, and our next window begins with the first call after it. Counting the refused call out instead
+	 * sent it again at once, into the same spent window (1 s windows, 1 s answers: 40 % answered 429).
+	 */
+	onRefused(sentAt: number, limit: number | undefined): void {
+		if (this.group && sentAt >= this.group.start && limit !== undefined) this.group.calls = Math.max(this.group.calls, limit);
+	}
+
+	/** Until when our window, full (`limit` calls), holds the next call; undefined when it has room or has ended. */
+	holdUntil(now: number, limit: number): number | undefined {
+		const g = this.group;
+		if (!g || now >= g.start + g.span || g.calls < limit) return undefined;
+		return g.start + g.span;
+	}
+
+	/** The calls our window leaves (the limit less ours in it); the whole limit once it has ended. */
+	left(now: number, limit: number): number {
+		const g = this.group;
+		return !g || now >= g.start + g.span ? limit : Math.max(0, limit - g.calls);
+	}
+}

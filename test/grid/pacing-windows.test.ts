@@ -1,0 +1,97 @@
+/**
+ * Issue 40's extension of S8's grid on virtual time (scripts/lib/pacing-grid.ts windowCases): windows of 10 s and
+ * 60 s, a server clock 3 s ahead and 3 s behind, `retry-after-ms`, resets as durations, and a 429 with no field.
+ *
+ * Every case is held to "no item charged twice, none charged for nothing". The targets of issue 40
+ * (WINDOW_TARGETS) hold where the pacing meets them today; where it does not yet, the case is held to the bound
+ * OPEN names, with the figure it reached, so that it cannot get worse unseen. Issue 40 stays open until OPEN is
+ * empty (docs/pacing.md, "Windows", says what the pacing does with each kind of window).
+ */
+import { GRID_FORMS, WINDOW_TARGETS, windowCases, type GridCase, type GridResult } from '../../scripts/lib/pacing-grid';
+import { runGridCase } from '../helpers/pacing-grid';
+
+jest.setTimeout(300_000);
+
+/** The S8 seed and a clock started 0.3 s into a second (the server's windows start anywhere in one). */
+const RUN = { seed: 991, clockOffsetMs: 300 };
+
+const isLong = (c: GridCase) => (c.window?.windowMs ?? 1_000) > 1_000;
+
+/**
+ * Where the targets are not met yet: a rule, the bounds it holds the case to, and the worst the grid reached.
+ * Each is work left in issue 40.
+ */
+const OPEN: Array<{ name: string; applies: (c: GridCase) => boolean; ratio: number; share429: number; failed: number }> = [
+	// Three processes with windows of 10 s and 60 s: each process bursts or spreads on its own measure; up to 40 % of
+	// requests answered 429, and at 60 s some items run out of the 5-minute quota budget.
+	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c), ratio: 1.2, share429: 0.8, failed: 20 },
+	// A 429 with no field over a long window: backed off exponentially, refused again and again (window not learned yet).
+	{ name: 'a 429 with no field, long windows', applies: (c) => c.form.id === 'none' && isLong(c), ratio: 1.45, share429: 0.6, failed: 0 },
+	// Counts told without a window's length, over a long window: paced as refusals alone (their 429 share).
+	{ name: 'counts without a length, long windows', applies: (c) => c.form.told && isLong(c) && ['xrl-no-reset', 'ratelimit-s'].includes(c.form.id), ratio: WINDOW_TARGETS.ratioOneProcess, share429: 0.25, failed: 0 },
+	// 1 s windows: issue 26's targets (1.25 ×, 1.35 ×) hold, issue 40's (1.15 ×, 1.05 × for the fullest) not everywhere.
+	{ name: '1 s windows, issue 26 targets', applies: (c) => !isLong(c), ratio: 1.35, share429: 0.25, failed: 0 },
+	// Exact resets on a server clock seconds off, in one process: a Date header is whole seconds, and the offset is
+	// learned to the window's margin only after some 20 answers; until then the resets are not exact.
+	{ name: 'exact resets, clock off, first windows', applies: (c) => c.form.id === 'xrl-reset' && (c.serverClockMs ?? 0) !== 0, ratio: 1.35, share429: 0.25, failed: 0 },
+];
+
+const openOf = (c: GridCase) => OPEN.find((o) => o.applies(c));
+/** The cases, once: results are kept by case. */
+const CASES = windowCases();
+const results = new Map<GridCase, GridResult>();
+
+beforeAll(async () => {
+	for (const c of CASES) results.set(c, await runGridCase(c, RUN));
+});
+
+const label = (c: GridCase) => `${c.window?.id}, ${c.clients.label}, L = ${c.latencyMs} ms, ${c.form.label}${c.serverClockMs ? `, server clock ${c.serverClockMs > 0 ? '+' : ''}${c.serverClockMs / 1000} s` : ''}`;
+
+describe.each(CASES.map((c) => [label(c), c] as const))('%s', (_name, c) => {
+	const r = () => results.get(c) as GridResult;
+
+	test('every item answered was charged once, and no failed item was charged', () => {
+		expect(r().credits).toBe(r().items - r().failed);
+	});
+
+	const open = openOf(c);
+	if (open) {
+		test(`not yet at issue 40's targets (${open.name}): no worse than the grid reached`, () => {
+			expect(r().failed).toBeLessThanOrEqual(open.failed);
+			expect(r().ratio).toBeLessThanOrEqual(open.ratio);
+			expect(r().refused429 / r().requests).toBeLessThanOrEqual(open.share429);
+		});
+		return;
+	}
+
+	test("at issue 40's targets: no item failed, the wall and the share answered 429", () => {
+		const fullest = c.form.id === 'xrl-reset' && c.clients.processes === 1;
+		expect(r().failed).toBe(0);
+		expect(r().ratio).toBeLessThanOrEqual(fullest ? WINDOW_TARGETS.ratioFullest : c.clients.processes > 1 ? WINDOW_TARGETS.ratioProcesses : WINDOW_TARGETS.ratioOneProcess);
+		expect(r().refused429 / r().requests).toBeLessThanOrEqual(c.form.told ? WINDOW_TARGETS.share429Told : WINDOW_TARGETS.share429Refusals);
+	});
+
+	if (c.form.id !== 'retry-after-s' && c.clients.processes === 1) {
+		test('no slower than `Retry-After` in seconds alone for the same case (more information never makes it slower)', () => {
+			const same = [...results.entries()].find(([k]) => k.form.id === 'retry-after-s' && k.window?.id === c.window?.id && k.latencyMs === c.latencyMs && k.clients.id === c.clients.id && !k.serverClockMs);
+			// S8's own 1 s cases (gridCases) are not in the extension: those are compared in pacing-grid.test.ts.
+			if (!same) return;
+			expect(r().wallMs).toBeLessThanOrEqual(same[1].wallMs * (1 + (c.form.id === 'none' ? 0.05 : WINDOW_TARGETS.vsRetryAfter - 1)));
+		});
+	}
+});
+
+test('the extension covers every form at every window, and the forms with dates on clocks ahead and behind', () => {
+	const cases = windowCases();
+	expect(new Set(cases.map((c) => c.window?.id))).toEqual(new Set(['10/1s', '25/10s', '25/60s']));
+	expect(new Set(cases.map((c) => c.form.id))).toEqual(new Set([...GRID_FORMS.map((f) => f.id), 'retry-after-ms', 'duration', 'none']));
+	expect(cases.filter((c) => c.serverClockMs !== undefined).every((c) => c.form.dates)).toBe(true);
+});
+
+test("a server's clock 3 s off costs a Retry-After date nothing: its waits are read on the server's clock", () => {
+	for (const [c, r] of results) {
+		if (c.form.id !== 'retry-after-date' || !c.serverClockMs) continue;
+		const same = [...results.entries()].find(([k]) => k.form.id === c.form.id && k.window?.id === c.window?.id && k.latencyMs === c.latencyMs && k.clients.id === c.clients.id && !k.serverClockMs);
+		if (same) expect(r.wallMs).toBeLessThanOrEqual(same[1].wallMs * 1.02);
+	}
+});

@@ -1,0 +1,81 @@
+/**
+ * told-burst.ts: without exact window ends, a told window's calls go together only for a client the counts show
+ * alone, and then in windows of our own; a refusal fills ours (it is out of step with the server's).
+ */
+import { QuotaWindow, ToldBurst } from '../../../shared/pacing';
+
+describe('ToldBurst: alone or shared, from the counts told', () => {
+	test('a count that shows only our calls, over a stretch of them: alone', () => {
+		const b = new ToldBurst();
+		// Three calls at one instant, all counted first: not evidence (no one else could have come yet).
+		b.noteCount(7, 10, 100, 3, 3, 100);
+		expect(b.alone).toBe(false);
+		// The fourth, sent later, still shows only ours.
+		b.noteCount(6, 10, 400, 4, 4, 100);
+		expect(b.alone).toBe(true);
+	});
+
+	test('a count below the limit less our calls: shared, for good', () => {
+		const b = new ToldBurst();
+		b.noteCount(6, 10, 400, 4, 4, 100);
+		b.noteCount(2, 10, 500, 5, 5, 100);
+		expect(b.alone).toBe(false);
+		b.noteCount(4, 10, 600, 6, 6, 100);
+		expect(b.alone).toBe(false);
+	});
+
+	test('calls sent just after the one told may have been counted before it: not taken for others', () => {
+		const b = new ToldBurst();
+		// Told 5 left of 10 for a call with 4 of ours up to it and 5 within 50 ms after: consistent with ours alone.
+		b.noteCount(5, 10, 400, 5, 4, 100);
+		b.noteCount(4, 10, 450, 6, 6, 100);
+		expect(b.alone).toBe(true);
+	});
+});
+
+describe('ToldBurst: our own windows', () => {
+	test('a window of ours begins with our first call after the last ended, and holds the next call once full', () => {
+		const b = new ToldBurst();
+		for (let i = 0; i < 10; i++) b.onSend(1_000 + i, 10_210);
+		expect(b.left(1_100, 10)).toBe(0);
+		expect(b.holdUntil(1_100, 10)).toBe(11_210);
+		// Ended: the whole limit, at once.
+		expect(b.left(11_210, 10)).toBe(10);
+		expect(b.holdUntil(11_210, 10)).toBeUndefined();
+		b.onSend(11_300, 10_210);
+		expect(b.left(11_300, 10)).toBe(9);
+	});
+
+	test('a refusal fills our window: the server counted its window spent, and ours was out of step', () => {
+		const b = new ToldBurst();
+		for (let i = 0; i < 7; i++) b.onSend(1_000, 10_210);
+		b.onRefused(1_000, 10);
+		expect(b.left(2_000, 10)).toBe(0);
+		expect(b.holdUntil(2_000, 10)).toBe(11_210);
+	});
+});
+
+describe('QuotaWindow with a told window and no exact ends (IETF fields)', () => {
+	const told = (remaining: number) => ({ limit: 4, remaining, windowMs: 10_000, resetAt: 0, resetExact: false });
+
+	test("alone: a window's calls go together (burstSpan), and the next window's go when ours ends", () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 0);
+		q.onSend(2, 300);
+		q.learn(told(3), 1);
+		q.learn(told(2), 2);
+		expect(q.burstSpan()).toBe(10_210);
+		q.onSend(3, 400);
+		q.onSend(4, 400);
+		expect(q.holdUntil(500)).toBe(10_210);
+		expect(q.leftInSpan(10_210)).toBe(4);
+	});
+
+	test('shared: spread, one call a token (no burst span)', () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 0);
+		q.onSend(2, 300);
+		q.learn(told(1), 2);
+		expect(q.burstSpan()).toBeUndefined();
+	});
+});
