@@ -157,7 +157,7 @@ export class QuotaWindow {
 		const span = this.windowMs + marginOf(this.windowMs);
 		const within = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS);
 		const upTo = within.filter(([, at]) => at <= sentAt);
-		this.burst.noteCount(remaining, this.limit, sentAt, within.length, upTo.length, upTo[0]?.[1]);
+		this.burst.noteCount(remaining, this.limit, sentAt, within.length, upTo.length, upTo[0]?.[1], this.windowMs);
 	}
 
 	/**

@@ -7,28 +7,29 @@ import { QuotaWindow, ToldBurst } from '../../../shared/pacing';
 describe('ToldBurst: alone or shared, from the counts told', () => {
 	test('a count that shows only our calls, over a stretch of them: alone', () => {
 		const b = new ToldBurst();
-		// Three calls at one instant, all counted first: not evidence (no one else could have come yet).
-		b.noteCount(7, 10, 100, 3, 3, 100);
+		// Three calls at one instant, all counted first: not evidence (no one else could have come yet); nor 0.3 s of calls.
+		b.noteCount(7, 10, 100, 3, 3, 100, 10_000);
+		b.noteCount(6, 10, 400, 4, 4, 100, 10_000);
 		expect(b.alone).toBe(false);
-		// The fourth, sent later, still shows only ours.
-		b.noteCount(6, 10, 400, 4, 4, 100);
+		// A call a second after our first still shows only ours.
+		b.noteCount(5, 10, 1_100, 5, 5, 100, 10_000);
 		expect(b.alone).toBe(true);
 	});
 
 	test('a count below the limit less our calls: shared, for good', () => {
 		const b = new ToldBurst();
-		b.noteCount(6, 10, 400, 4, 4, 100);
-		b.noteCount(2, 10, 500, 5, 5, 100);
+		b.noteCount(5, 10, 1_100, 5, 5, 100, 10_000);
+		b.noteCount(2, 10, 1_200, 6, 6, 100, 10_000);
 		expect(b.alone).toBe(false);
-		b.noteCount(4, 10, 600, 6, 6, 100);
+		b.noteCount(4, 10, 1_300, 6, 6, 100, 10_000);
 		expect(b.alone).toBe(false);
 	});
 
 	test('calls sent just after the one told may have been counted before it: not taken for others', () => {
 		const b = new ToldBurst();
 		// Told 5 left of 10 for a call with 4 of ours up to it and 5 within 50 ms after: consistent with ours alone.
-		b.noteCount(5, 10, 400, 5, 4, 100);
-		b.noteCount(4, 10, 450, 6, 6, 100);
+		b.noteCount(5, 10, 1_100, 5, 4, 100, 10_000);
+		b.noteCount(4, 10, 1_150, 6, 6, 100, 10_000);
 		expect(b.alone).toBe(true);
 	});
 });
@@ -61,13 +62,13 @@ describe('QuotaWindow with a told window and no exact ends (IETF fields)', () =>
 	test("alone: a window's calls go together (burstSpan), and the next window's go when ours ends", () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 0);
-		q.onSend(2, 300);
+		q.onSend(2, 1_000);
 		q.learn(told(3), 1);
 		q.learn(told(2), 2);
 		expect(q.burstSpan()).toBe(10_210);
-		q.onSend(3, 400);
-		q.onSend(4, 400);
-		expect(q.holdUntil(500)).toBe(10_210);
+		q.onSend(3, 1_100);
+		q.onSend(4, 1_100);
+		expect(q.holdUntil(1_200)).toBe(10_210);
 		expect(q.leftInSpan(10_210)).toBe(4);
 	});
 
