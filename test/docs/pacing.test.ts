@@ -4,7 +4,8 @@
  * pacer.ts, registry.ts, and the budgets of the n8n node and the Zapier app), so that a tuned constant cannot leave
  * the page behind (it once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
-import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS } from '../../shared/pacing';
+import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS } from '../../shared/pacing';
+import { DELAY_FIELDS, RATE_FIELD_FAMILIES } from '../../shared/client';
 import { DEFAULT_MAX_QUOTA_WAIT_MINUTES } from '../../n8n/nodes/PostWriter/helpers/options';
 import { RETRY_BUDGET } from '../../zapier/src/client';
 import { read } from './files';
@@ -37,7 +38,15 @@ const STATED: Array<[what: string, text: string]> = [
 	['Maximum Wait for the Quota', `(${DEFAULT_MAX_QUOTA_WAIT_MINUTES} minutes by default, on every operation)`],
 	["Zapier's wait for the quota", `waits at most ${(RETRY_BUDGET.maxQuotaWaitMs ?? 0) / 1_000} s for the quota within a step`],
 	['room share', `a window ending with ${pct(ROOM_SHARE)} of its limit unused`],
+	['stretch that shows a key alone', `the counts told over ${aSecond(ALONE_STRETCH.ms)} of its calls (or ${ALONE_STRETCH.ofWindow === 0.5 ? 'half' : pct(ALONE_STRETCH.ofWindow) + ' of'} a shorter window)`],
+	['when a relative reset is exact', `it is exact only when the answer came within ${SAME_WINDOW_MS} ms`],
 ];
+
+test("the page names every spelling of the reader's table", () => {
+	const page = PAGE.toLowerCase();
+	for (const f of RATE_FIELD_FAMILIES) expect(page).toContain(`\`${f.limit}\``);
+	for (const d of DELAY_FIELDS) expect(page).toContain(`\`${d.field}\``);
+});
 
 test.each(STATED)('docs/pacing.md states the %s as the code has it', (_what, text) => {
 	expect(PAGE).toContain(text);
