@@ -28,11 +28,11 @@ const HELP = `Usage: npm run sandbox -- [options]
   --record-shape <s>         native | snake | nested | social: shape of the records served (default native)
   --retry-header <s>         seconds | http-date | reset (default seconds)
   --rate-limit-reset         X-RateLimit-Reset (epoch s with ms) on every answer
-  --rate-limit-headers <f>   x-ratelimit | ratelimit | ietf | retry-after | retry-after-date:
+  --rate-limit-headers <f>   x-ratelimit | ratelimit | ietf | retry-after | retry-after-date | none:
                              the rate-limit fields sent (default x-ratelimit; ratelimit =
                              RateLimit-Limit/-Remaining/-Reset in s; ietf = RateLimit-Policy
                              and RateLimit only; retry-after(-date) = only Retry-After on a
-                             429, in seconds or as an HTTP date)
+                             429, in seconds or as an HTTP date; none = nothing, not even on a 429)
   --creation-latency <ms>    duration of each creation operation (default 0)
   --busy-status <n>          status of WORKFLOW_BUSY (default 409)
   --ready-after-refines <n>  refines needed before validate says ready (default 0)

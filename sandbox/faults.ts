@@ -124,12 +124,12 @@ export function createFaults(rt: { readonly opts: SandboxOptions }) {
 		return { w, rule, resetAt: w.start + rule.windowMs };
 	}
 
-	/** The retry fields of a 429: the `retryHeader` form; only `Retry-After` (seconds or date) with rateLimitHeaders 'retry-after' / 'retry-after-date'; none with 'ietf' and 'ratelimit' (their own fields say it). */
+	/** The retry fields of a 429: the `retryHeader` form; only `Retry-After` (seconds or date) with rateLimitHeaders 'retry-after' / 'retry-after-date'; none with 'ietf' and 'ratelimit' (their own fields say it), nor with 'none'. */
 	function retryHeaders(resetAtMs: number, secondsHint?: number): Record<string, string> {
 		const now = Date.now();
 		const seconds = secondsHint ?? Math.max(1, Math.ceil((resetAtMs - now) / 1000));
 		const at = secondsHint !== undefined ? now + secondsHint * 1000 : resetAtMs;
-		if (rt.opts.rateLimitHeaders === 'ietf' || rt.opts.rateLimitHeaders === 'ratelimit') return {};
+		if (rt.opts.rateLimitHeaders === 'ietf' || rt.opts.rateLimitHeaders === 'ratelimit' || rt.opts.rateLimitHeaders === 'none') return {};
 		if (rt.opts.rateLimitHeaders === 'retry-after') return { 'Retry-After': String(seconds) };
 		// HTTP dates have a 1 s resolution: round up so the client never retries early.
 		if (rt.opts.rateLimitHeaders === 'retry-after-date') return { 'Retry-After': new Date(Math.ceil(at / 1000) * 1000).toUTCString() };

@@ -18,6 +18,7 @@ export function rateLimitFields(opts: SandboxOptions, rate: RateInfo): Record<st
 	switch (opts.rateLimitHeaders) {
 		case 'retry-after':
 		case 'retry-after-date':
+		case 'none':
 			return {};
 		case 'ratelimit': {
 			const t = Math.max(1, Math.ceil((rate.resetAt - Date.now()) / 1000));

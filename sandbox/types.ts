@@ -21,11 +21,12 @@ export type RetryHeader = 'seconds' | 'http-date' | 'reset';
  * Which rate-limit fields the answers carry: `X-RateLimit-*` (and the
  * `retryHeader` form on a 429), separate `RateLimit-Limit` / `-Remaining` /
  * `-Reset` (seconds to wait), the IETF `RateLimit-Policy` / `RateLimit`
- * structured fields only, or only `Retry-After` on a 429 (in seconds, or as an
- * HTTP date).
+ * structured fields only, only `Retry-After` on a 429 (in seconds, or as an
+ * HTTP date), or nothing at all (`none`: a 429 that says nothing, as the spec's
+ * "back off exponentially" allows).
  */
-export type RateLimitHeaders = 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date';
-export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ratelimit', 'ietf', 'retry-after', 'retry-after-date'];
+export type RateLimitHeaders = 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date' | 'none';
+export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['x-ratelimit', 'ratelimit', 'ietf', 'retry-after', 'retry-after-date', 'none'];
 /** Order of GET /posts by publication time (the spec does not say). */
 export type ListOrder = 'newest-first' | 'oldest-first';
 export const LIST_ORDERS: readonly ListOrder[] = ['newest-first', 'oldest-first'];

@@ -17,7 +17,7 @@ import { loadNode, runExecutions } from './bench-executions';
 import type { ExecutionOutcome } from './bench-executions';
 import { forkWorker, runOnWorker } from './bench-workers';
 import type { GridChartRow } from './bench-charts';
-import { gridCases, gridLimitMs, GRID_CLIENTS, GRID_FORMS, GRID_QUOTA, GRID_TARGETS, type GridCase, type GridResult } from './pacing-grid';
+import { EXTRA_FORMS, gridCases, gridLimitMs, GRID_CLIENTS, GRID_FORMS, GRID_QUOTA, GRID_TARGETS, s8WindowCases, WINDOW_TARGETS, type GridCase, type GridResult } from './pacing-grid';
 
 const ROOT = `${__dirname}/../..`;
 
@@ -28,7 +28,7 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 	const sb = await startSandbox({
 		keySeed: 'bench-s8',
 		credits: 10 * items,
-		quota: { generate: { limit: GRID_QUOTA.limit, windowMs: GRID_QUOTA.windowMs }, default: { limit: 1_000_000, windowMs: 60_000 } },
+		quota: { generate: { limit: (c.window ?? GRID_QUOTA).limit, windowMs: (c.window ?? GRID_QUOTA).windowMs }, default: { limit: 1_000_000, windowMs: 60_000 } },
 		faults: { latencyMs: c.latencyMs },
 		...c.form.sandbox,
 		log: (line) => lines.push(line),
@@ -42,8 +42,9 @@ async function runCase(c: GridCase, workers: ChildProcess[]): Promise<GridResult
 		else outcomes = (await Promise.all(workers.slice(0, c.clients.processes).map((w, p) => runOnWorker(w, spec(p))))).flat();
 		const wallMs = performance.now() - started;
 		const sent = lines.filter((l) => /^POST \/api\/v1\/generate/.test(l));
-		const limitMs = gridLimitMs(c.clients, c.latencyMs);
+		const limitMs = gridLimitMs(c.clients, c.latencyMs, c.window ?? GRID_QUOTA);
 		return {
+			...(c.window ? { window: c.window.id } : {}),
 			form: c.form.id,
 			latencyMs: c.latencyMs,
 			clients: c.clients.id,
@@ -99,7 +100,7 @@ export function s8Schedule(cases: GridCase[]): GridCase[] {
 
 /** Runs every case of the grid (`filter` keeps the cases whose "<form> <latency> <clients>" contains it), in s8Schedule's order. */
 export async function runS8(log: (line: string) => void, filter?: string): Promise<GridResult[]> {
-	const cases = gridCases().filter((c) => !filter || `${c.form.id} ${c.latencyMs} ${c.clients.id}`.includes(filter));
+	const cases = [...gridCases(), ...s8WindowCases()].filter((c) => !filter || `${c.form.id} ${c.latencyMs} ${c.clients.id}${c.window ? ` ${c.window.id}` : ''}`.includes(filter));
 	const needed = Math.max(0, ...cases.map((c) => (c.clients.processes > 1 ? c.clients.processes : 0)));
 	log(`S8: ${cases.length} cases${needed ? `, forking ${needed} node processes first` : ''}`);
 	const workers = await Promise.all(Array.from({ length: needed }, () => forkWorker('new')));
@@ -108,7 +109,7 @@ export async function runS8(log: (line: string) => void, filter?: string): Promi
 		for (const c of s8Schedule(cases)) {
 			const r = await runCase(c, workers);
 			runs.get(c)?.push(r);
-			log(`S8 ${c.clients.id} L=${c.latencyMs} ${c.form.id}: ${(r.wallMs / 1000).toFixed(2)} s (limit ${(r.limitMs / 1000).toFixed(1)} s, ${r.ratio.toFixed(3)} ×), ${r.failed} failed, ${r.credits} credits for ${r.items} items, ${r.requests} requests (${r.refused429} × 429)`);
+			log(`S8 ${c.window ? `${c.window.id} ` : ''}${c.clients.id} L=${c.latencyMs} ${c.form.id}: ${(r.wallMs / 1000).toFixed(2)} s (limit ${(r.limitMs / 1000).toFixed(1)} s, ${r.ratio.toFixed(3)} ×), ${r.failed} failed, ${r.credits} credits for ${r.items} items, ${r.requests} requests (${r.refused429} × 429)`);
 		}
 	} finally {
 		for (const w of workers) if (w.connected) w.send({ type: 'exit' });
@@ -120,6 +121,10 @@ export async function runS8(log: (line: string) => void, filter?: string): Promi
 export function s8Misses(results: GridResult[]): string[] {
 	const misses: string[] = [];
 	for (const r of results) {
+		if (r.window) {
+			misses.push(...windowMisses(r, results));
+			continue;
+		}
 		const form = GRID_FORMS.find((f) => f.id === r.form);
 		const name = `${r.clients} L=${r.latencyMs} ${r.form}`;
 		const bound = r.clients === '3x4x20' ? GRID_TARGETS.ratioProcesses : GRID_TARGETS.ratioOneProcess;
@@ -128,15 +133,32 @@ export function s8Misses(results: GridResult[]): string[] {
 		const share = r.requests === 0 ? 0 : r.refused429 / r.requests;
 		const cap = form?.told ? GRID_TARGETS.share429Told : GRID_TARGETS.share429Refusals;
 		if (share > cap) misses.push(`${name}: ${pct(share)} answered 429 > ${pct(cap)}`);
-		const alone = results.find((x) => x.form === 'retry-after-s' && x.latencyMs === r.latencyMs && x.clients === r.clients);
+		const alone = results.find((x) => !x.window && x.form === 'retry-after-s' && x.latencyMs === r.latencyMs && x.clients === r.clients);
 		if (form?.told && alone && r.wallMs > alone.wallMs * GRID_TARGETS.vsRetryAfter) misses.push(`${name}: ${(r.wallMs / alone.wallMs).toFixed(3)} × the Retry-After-only case`);
 	}
 	return misses;
 }
 
+/** Issue 40's targets for a case of the 10 s window (s8WindowCases). */
+function windowMisses(r: GridResult, results: GridResult[]): string[] {
+	const misses: string[] = [];
+	const form = [...GRID_FORMS, ...EXTRA_FORMS].find((f) => f.id === r.form);
+	const name = `${r.window} ${r.clients} L=${r.latencyMs} ${r.form}`;
+	const bound = r.form === 'xrl-reset' ? WINDOW_TARGETS.ratioFullest : WINDOW_TARGETS.ratioOneProcess;
+	if (r.failed > 0 || r.credits !== r.items) misses.push(`${name}: ${r.failed} failed, ${r.credits} credits for ${r.items} items`);
+	if (r.ratio > bound) misses.push(`${name}: ${r.ratio.toFixed(3)} × > ${bound} ×`);
+	const share = r.requests === 0 ? 0 : r.refused429 / r.requests;
+	const cap = form?.told ? WINDOW_TARGETS.share429Told : WINDOW_TARGETS.share429Refusals;
+	if (share > cap) misses.push(`${name}: ${pct(share)} answered 429 > ${pct(cap)}`);
+	const alone = results.find((x) => x.window === r.window && x.form === 'retry-after-s');
+	if (form?.told && alone && r.wallMs > alone.wallMs * WINDOW_TARGETS.vsRetryAfter) misses.push(`${name}: ${(r.wallMs / alone.wallMs).toFixed(3)} × the Retry-After-only case`);
+	return misses;
+}
+
 /** The grid as Markdown: one table per client setup, a row per form, a column per latency (ratio, then share answered 429). */
-export function s8Tables(results: GridResult[]): string {
+export function s8Tables(all: GridResult[]): string {
 	const out: string[] = [];
+	const results = all.filter((r) => !r.window);
 	const latencies = [...new Set(results.map((r) => r.latencyMs))];
 	for (const clients of [...new Set(results.map((r) => r.clients))]) {
 		const runs = results.find((r) => r.clients === clients)?.runRatios?.length;
@@ -154,12 +176,18 @@ export function s8Tables(results: GridResult[]): string {
 		]);
 		out.push(table(['form', ...latencies.map((l) => `L = ${l / 1000} s`)], rows), '');
 	}
+	const windowed = all.filter((r) => r.window);
+	if (windowed.length > 0) {
+		out.push(`**A window of 10 s** (issue 40: 25 per 10 s, 1 execution × 100 items, L = 1 s; wall ÷ quota-bound limit, share answered 429)\n`);
+		const rows = windowed.map((r) => [[...GRID_FORMS, ...EXTRA_FORMS].find((f) => f.id === r.form)?.label ?? r.form, `${r.ratio.toFixed(3)} × (${(r.wallMs / 1000).toFixed(1)} s for ${(r.limitMs / 1000).toFixed(1)} s), ${pct(r.requests ? r.refused429 / r.requests : 0)}${r.failed > 0 || r.credits !== r.items ? `, **${r.failed} failed, ${r.credits} credits**` : ''}`]);
+		out.push(table(['form', 'L = 1 s'], rows), '');
+	}
 	return out.join('\n');
 }
 
 /** The chart's rows: the forms and client setups by their labels. */
 export function s8ChartRows(results: GridResult[]): GridChartRow[] {
-	return results.map((r) => ({
+	return results.filter((r) => !r.window).map((r) => ({
 		form: GRID_FORMS.find((f) => f.id === r.form)?.label ?? r.form,
 		latencyMs: r.latencyMs,
 		clients: GRID_CLIENTS.find((c) => c.id === r.clients)?.label ?? r.clients,

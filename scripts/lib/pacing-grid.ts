@@ -13,7 +13,7 @@ export interface GridForm {
 	/** test/helpers/virtual-time.ts's HeaderMode. */
 	fake: 'full' | 'x-ratelimit-no-reset' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date' | 'retry-after-ms' | 'duration' | 'none';
 	/** The sandbox's options for this form. */
-	sandbox: { rateLimitHeaders: 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date'; rateLimitReset?: boolean };
+	sandbox: { rateLimitHeaders: 'x-ratelimit' | 'ratelimit' | 'ietf' | 'retry-after' | 'retry-after-date' | 'none'; rateLimitReset?: boolean };
 	/** The answers tell the quota (limit and more), not only a refusal's delay. */
 	told: boolean;
 	/** The answers name instants on the server's clock (an epoch reset, a date): the clock cases run it. */
@@ -33,7 +33,7 @@ export const GRID_FORMS: readonly GridForm[] = [
 export const EXTRA_FORMS: readonly GridForm[] = [
 	{ id: 'retry-after-ms', label: 'retry-after-ms only', fake: 'retry-after-ms', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
 	{ id: 'duration', label: 'x-ratelimit-*-requests, reset as a duration', fake: 'duration', sandbox: { rateLimitHeaders: 'x-ratelimit' }, told: true },
-	{ id: 'none', label: '429 with no field', fake: 'none', sandbox: { rateLimitHeaders: 'retry-after' }, told: false },
+	{ id: 'none', label: '429 with no field', fake: 'none', sandbox: { rateLimitHeaders: 'none' }, told: false },
 ];
 
 export const GRID_LATENCIES_MS: readonly number[] = [200, 1_000, 5_000];
@@ -108,6 +108,16 @@ export interface GridCase {
 	window?: GridWindow;
 	/** The server's clock from ours (ms; 0 when left out). */
 	serverClockMs?: number;
+}
+
+/**
+ * The cases S8 adds on the real sandbox (issue 40): a window of 10 s, one execution of 100 items at L = 1 s, for the
+ * fullest answers, the IETF fields, `Retry-After` in seconds alone, and a 429 that says nothing.
+ */
+export function s8WindowCases(): GridCase[] {
+	const window = GRID_WINDOWS.find((w) => w.id === '25/10s') as GridWindow;
+	const clients = GRID_CLIENTS.find((c) => c.id === '1x100') as GridClients;
+	return ['xrl-reset', 'ietf', 'retry-after-s', 'none'].map((id) => ({ form: [...GRID_FORMS, ...EXTRA_FORMS].find((f) => f.id === id) as GridForm, latencyMs: 1_000, clients, window }));
 }
 
 /**

@@ -1,7 +1,7 @@
 /** turnstile.ts: parties take turns, round robin; within a party, oldest first, and a refused call first of all. */
 import { Turnstile } from '../../../shared/pacing';
 
-async function order(enter: (t: Turnstile, served: string[]) => Array<Promise<void>>): Promise<string[]> {
+async function order(enter: (t: Turnstile, served: string[]) => Array<Promise<unknown>>): Promise<string[]> {
 	const t = new Turnstile();
 	const served: string[] = [];
 	const waits = enter(t, served);
