@@ -6,6 +6,7 @@
  */
 export * from './in-flight';
 export * from './lane-report';
+export * from './learned-length';
 export * from './pacer';
 export * from './quota-window';
 export * from './rate-controller';

@@ -20,7 +20,8 @@
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
 import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
-import { COMMON_WINDOW_MS, QuotaWindow, SAME_WINDOW_MS, type RateWindow } from './quota-window';
+import { SAME_WINDOW_MS } from './learned-length';
+import { COMMON_WINDOW_MS, QuotaWindow, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
 import { RoomSignal } from './room-signal';

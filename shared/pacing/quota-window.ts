@@ -12,6 +12,7 @@
  * time of each event.
  */
 
+import { LearnedLength, SAME_WINDOW_MS } from './learned-length';
 import { ToldBurst } from './told-burst';
 
 /** What one answer says of the quota (read by readRateLimit in response.ts). */
@@ -28,8 +29,6 @@ export interface RateWindow {
 	windowMs?: number;
 }
 
-/** Two window ends closer than this are the same window (servers round their reset times). */
-export const SAME_WINDOW_MS = 50;
 /**
  * The told rate is taken over a window a little longer than told: a window that starts with its first call
  * (as many servers count) refuses a call that reaches it a moment early. 2 % and 10 ms, as the margin of the
@@ -44,33 +43,6 @@ export const COMMON_WINDOW_MS = 1_000;
  * A larger window is then counted short, and its refusals tell the rest.
  */
 const MAX_SENDS_KEPT = 512;
-
-/**
- * The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of
- * windows apart). A gap is taken only when it is shorter than two of the least length a window can have: a
- * longer one may span several windows whose ends no answer told (a refusal's end at 0.66 s, then answers 5 s
- * later telling the end at 5 s: a 1 s window taken for 4 s, and the told rate cut to 2.4 calls a second).
- */
-class LearnedLength {
-	/**
-	 * About the least a window can last: the longest span from one of our calls to the end of the window it was counted
-	 * in (it began at that call's arrival or before, a network's delay after it was sent at most).
-	 */
-	leastLength = 0;
-	private lastReset?: number;
-	/** The least gap seen between two exact window ends (a whole number of windows). */
-	private leastGap = Infinity;
-
-	/** An exact end told for our call sent at `sentAt` (undefined: not kept); returns the length it shows, if any. */
-	learn(resetAt: number, sentAt: number | undefined): number | undefined {
-		if (sentAt !== undefined) this.leastLength = Math.max(this.leastLength, resetAt - sentAt);
-		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
-			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
-		}
-		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
-		return this.leastGap < 2 * this.leastLength ? this.leastGap : undefined;
-	}
-}
 
 export class QuotaWindow {
 	/**

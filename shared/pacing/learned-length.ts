@@ -1,0 +1,33 @@
+/**
+ * The length of a key's window learned from the exact window ends its answers tell (quota-window.ts takes it
+ * where no answer states the length). Pure: the caller gives the times.
+ */
+/** Two window ends closer than this are the same window (servers round their reset times). */
+export const SAME_WINDOW_MS = 50;
+
+/**
+ * The window's length from exact ends: the least gap between two of them (fixed windows end a whole number of
+ * windows apart). A gap is taken only when it is shorter than two of the least length a window can have: a
+ * longer one may span several windows whose ends no answer told (a refusal's end at 0.66 s, then answers 5 s
+ * later telling the end at 5 s: a 1 s window taken for 4 s, and the told rate cut to 2.4 calls a second).
+ */
+export class LearnedLength {
+	/**
+	 * About the least a window can last: the longest span from one of our calls to the end of the window it was counted
+	 * in (it began at that call's arrival or before, a network's delay after it was sent at most).
+	 */
+	leastLength = 0;
+	private lastReset?: number;
+	/** The least gap seen between two exact window ends (a whole number of windows). */
+	private leastGap = Infinity;
+
+	/** An exact end told for our call sent at `sentAt` (undefined: not kept); returns the length it shows, if any. */
+	learn(resetAt: number, sentAt: number | undefined): number | undefined {
+		if (sentAt !== undefined) this.leastLength = Math.max(this.leastLength, resetAt - sentAt);
+		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > SAME_WINDOW_MS) {
+			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
+		}
+		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
+		return this.leastGap < 2 * this.leastLength ? this.leastGap : undefined;
+	}
+}
