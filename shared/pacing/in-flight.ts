@@ -33,10 +33,10 @@ export class InFlight {
 		this.peak = Math.max(this.peak, this.flying.size);
 	}
 
-	/** Calls still in flight that were sent before the call `ticket` (their tickets are lower). */
-	before(ticket: number): number {
+	/** Calls still in flight that were sent before the call `ticket` (their tickets are lower), and not before `since`. */
+	before(ticket: number, since = -Infinity): number {
 		let n = 0;
-		for (const t of this.flying.keys()) if (t < ticket) n++;
+		for (const [t, at] of this.flying) if (t < ticket && at >= since) n++;
 		return n;
 	}
 

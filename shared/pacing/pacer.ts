@@ -115,7 +115,7 @@ export class Pacer {
 		let lane = this.lanes.get(name);
 		if (!lane) {
 			const flight = new InFlight();
-			const window = new QuotaWindow((ticket) => flight.before(ticket));
+			const window = new QuotaWindow((ticket, since) => flight.before(ticket, since));
 			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS) };
 			this.lanes.set(name, lane);
 		}
