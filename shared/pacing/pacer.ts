@@ -18,7 +18,8 @@
  * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
-import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
+import { AUTO_IN_FLIGHT } from './definitions';
+import { InFlight } from './in-flight';
 import { COMMON_WINDOW_MS, QuotaWindow, SAME_WINDOW_MS, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS } from '../../../../shared/base';
-import { ymdUtc } from '../../../../shared/triggers';
+import { DAY_MS, ymdUtc } from '../../../../shared/base';
 import { callForEachItem } from '../../helpers/execute';
 import { operationFields } from '../../helpers/fields';
 
