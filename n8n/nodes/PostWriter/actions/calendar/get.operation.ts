@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DAY_MS, ymdUtc } from '../../../../shared/base';
-import { callForEachItem } from '../../helpers/execute';
+import { callForEachItem } from '../../helpers/run';
 import { operationFields } from '../../helpers/fields';
 
 const KEY = 'getCalendar';
