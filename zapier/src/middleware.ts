@@ -11,10 +11,10 @@
  */
 import type { BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
 import { BRAND, originOf } from '../../shared/base';
-import { normaliseBaseUrl } from '../../shared/catalogue';
 
-/** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. */
-function apiOrigin(bundle: Pick<Bundle, 'authData'>): string | undefined {
+/** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. Its check (normaliseBaseUrl) loads on the first request. */
+async function apiOrigin(bundle: Pick<Bundle, 'authData'>): Promise<string | undefined> {
+	const { normaliseBaseUrl } = await import('../../shared/catalogue');
 	const raw = bundle.authData?.baseUrl;
 	try {
 		return originOf(normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl));
@@ -32,9 +32,9 @@ function hasHeader(headers: Record<string, unknown>, name: string): boolean {
  * connection's Base URL, and only to those: the boundary the core keeps for
  * redirects and next-page links (a redirect within it is followed with the key).
  */
-export const includeBearerToken: BeforeRequestMiddleware = (request, _z, bundle) => {
+export const includeBearerToken: BeforeRequestMiddleware = async (request, _z, bundle) => {
 	const key = typeof bundle.authData?.apiKey === 'string' ? bundle.authData.apiKey.trim() : '';
-	const origin = apiOrigin(bundle);
+	const origin = await apiOrigin(bundle);
 	request.headers = { ...(request.headers ?? {}) };
 	if (key && origin && originOf(request.url) === origin) {
 		if (!hasHeader(request.headers, 'authorization')) request.headers.Authorization = `Bearer ${key}`;

@@ -1,9 +1,9 @@
 /** Hidden trigger feeding the Writing Profile dropdowns, page by page (`canPaginate`, see dropdown.ts). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { WritingProfile } from '../../../shared/base';
-import { withErrors } from '../zapier-errors';
+import { withErrors } from '../perform';
 import { outputFieldsFor, sampleFor } from '../fields';
 import { dropdownPage } from './dropdown';
 
