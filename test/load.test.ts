@@ -1,9 +1,9 @@
 /**
  * What each package loads when its platform loads it (issue 39, item 8): n8n requires the two nodes and the
  * credential and reads their descriptions, credential and methods; Zapier requires its app and reads the
- * definition. That load reaches shared/ only through base and the folders' definitions.ts (a folder's
- * index loads its call machinery: the client, pacing, paid calls, record readers, the triggers' polls,
- * errors), and so none of the adapters' machinery either (the transport, the execution, Zapier's client and
+ * definition. That load reaches shared/ only through the folders' definitions.ts (a folder's index loads
+ * its call machinery: the client, pacing, paid calls, record readers, the triggers' polls, errors, and
+ * base's time and value helpers), and so none of the adapters' machinery either (the transport, the execution, Zapier's client and
  * error mapping all import a folder's index). The rest loads on the first call, through a relative
  * `import('…')`. The modules loaded are those the compiled code requires when it loads: TypeScript's own
  * emit decides which imports remain (an import used only as a type is dropped), and `import('…')` runs on
@@ -70,21 +70,21 @@ describe.each([
 ])('%s: what loads with the package', (_platform, entries) => {
 	const { loaded, onCall } = loadClosure(entries);
 
-	test('shared/ is reached only through base and the folders\' definitions (test/shared/structure.test.ts keeps those light)', () => {
+	test("shared/ is reached only through the folders' definitions (test/shared/structure.test.ts keeps those light)", () => {
 		const wrong: string[] = [];
 		for (const file of loaded) {
 			if (sharedModule(file) !== undefined) continue;
 			for (const target of importsOf(file).load) {
 				const m = sharedModule(target);
-				if (m !== undefined && m !== 'base/index' && !m.endsWith('/definitions')) wrong.push(`${path.relative(ROOT, file)} loads shared/${m}`);
+				if (m !== undefined && !m.endsWith('/definitions')) wrong.push(`${path.relative(ROOT, file)} loads shared/${m}`);
 			}
 		}
 		expect(wrong).toEqual([]);
 	});
 
-	test('no folder of shared/ but base loads whole, and the call machinery loads on first call', () => {
+	test('no folder of shared/ loads whole, and the call machinery loads on first call', () => {
 		const indexes = [...loaded].map(sharedModule).filter((m): m is string => m !== undefined && m.endsWith('/index'));
-		expect(indexes).toEqual(['base/index']);
+		expect(indexes).toEqual([]);
 		// The lazy edges lead somewhere: what a first call loads is not already loaded.
 		expect([...onCall].filter((f) => !loaded.has(f)).length).toBeGreaterThan(0);
 	});

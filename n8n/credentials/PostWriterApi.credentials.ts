@@ -1,6 +1,6 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { BRAND } from '../shared/base';
+import { BRAND } from '../shared/base/definitions';
 import { OPERATIONS } from '../shared/catalogue/definitions';
 import { REDIRECT_STATUSES } from '../shared/client/definitions';
 

@@ -6,7 +6,7 @@
  * - a folder's definitions.ts, its second entry, is what a platform reads when it loads (the catalogues,
  *   defaults and bounds that n8n's descriptions and Zapier's app definition are built from): index.ts
  *   exports it too, and it and every file it loads import other folders only through their
- *   definitions.ts, or base (which is all definitions), so that describing loads none of the call machinery;
+ *   definitions.ts, so that describing loads none of the call machinery;
  * - no circle between files, nor between folders;
  * - nothing but shared/ itself: no platform, no HTTP library, no Node built-in;
  * - no module-level mutable state (no top-level `let`/`var`, no top-level Map/Set unless read-only); a
@@ -41,8 +41,6 @@ const loadsOf = (m: string) =>
 	[...fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8').matchAll(/^(?:import(?! type\b)|export(?! type\b))\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]);
 /** A folder's entries as modules: its index, and its definitions when it has them. */
 const ENTRY = /^[a-z]+\/(?:index|definitions)$/;
-/** The entries whose loading stays light: every folder's definitions, and base's index (base is all definitions). */
-const isLightEntry = (m: string) => m === 'base/index' || m.endsWith('/definitions');
 /** The module an import names (a folder names its index), or undefined when it is none of shared/'s. */
 function resolve(m: string, spec: string): string | undefined {
 	const target = path.posix.join(path.posix.dirname(m), spec);
@@ -123,12 +121,12 @@ test('the checks find a circle and an upward import (they are not vacuous)', () 
 	expect(LAYERS.indexOf('client')).toBeGreaterThan(LAYERS.indexOf('base'));
 });
 
-test("a folder's definitions.ts is exported by its index, and loads other folders only through their definitions (or base)", () => {
+test("a folder's definitions.ts is exported by its index, and loads other folders only through their definitions", () => {
 	const wrong: string[] = [];
 	for (const entry of modules.filter((m) => m.endsWith('/definitions'))) {
 		const folder = folderOf(entry);
 		if (!importsOf(`${folder}/index`).includes('./definitions')) wrong.push(`${folder}/index: does not export './definitions'`);
-		// Everything the entry loads, file by file: an index other than base's would load that folder's machinery.
+		// Everything the entry loads, file by file: a folder's index would load its machinery.
 		const seen = new Set<string>();
 		const visit = (m: string): void => {
 			if (seen.has(m)) return;
@@ -136,7 +134,7 @@ test("a folder's definitions.ts is exported by its index, and loads other folder
 			for (const spec of loadsOf(m)) {
 				const target = resolve(m, spec);
 				if (!target) continue;
-				if (folderOf(target) !== folderOf(m) && !isLightEntry(target)) wrong.push(`${entry} loads ${m}, which loads '${spec}': import its definitions, or move what is needed there`);
+				if (folderOf(target) !== folderOf(m) && !target.endsWith('/definitions')) wrong.push(`${entry} loads ${m}, which loads '${spec}': import its definitions, or move what is needed there`);
 				else visit(target);
 			}
 		};

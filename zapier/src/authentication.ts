@@ -5,7 +5,7 @@
  * (connection.ts).
  */
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
-import { BRAND } from '../../shared/base';
+import { BRAND } from '../../shared/base/definitions';
 import { withErrors } from './perform';
 
 /** The test itself (connection.ts) loads on its first run, with the core's client. */

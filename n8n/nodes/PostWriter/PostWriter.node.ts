@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData, INodeListSearchResult, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND } from '../../shared/base';
+import { BRAND } from '../../shared/base/definitions';
 import { createGuided } from './actions/creation/Creation.resource';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';

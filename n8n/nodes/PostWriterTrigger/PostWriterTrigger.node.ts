@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND } from '../../shared/base';
+import { BRAND } from '../../shared/base/definitions';
 import { triggerProperties, triggerSubtitle } from './properties';
 
 export class PostWriterTrigger implements INodeType {
