@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { RECORD_READERS } from '../shared/records';
 import type { RecordKind } from '../shared/records';
-import { simplifyPost } from '../n8n/nodes/PostWriter/actions/post/getMany.operation';
+import { simplifyPost } from '../n8n/nodes/PostWriter/actions/post/getMany.execute';
 import { RECORD_CASES, SCHEDULED, SHAPES } from './helpers/record-shapes';
 import type { Shape } from './helpers/record-shapes';
 import { runNode } from './n8n/helpers/context';

@@ -1,8 +1,8 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { BRAND } from '../shared/base';
-import { OPERATIONS } from '../shared/catalogue';
-import { REDIRECT_STATUSES } from '../shared/client';
+import { BRAND } from '../shared/base/definitions';
+import { OPERATIONS } from '../shared/catalogue/definitions';
+import { REDIRECT_STATUSES } from '../shared/client/definitions';
 
 /** The credentials section of the package README (n8n/README.md), in the repository BRAND.docsUrl names. */
 const CREDENTIAL_DOCS_URL = `${BRAND.docsUrl.replace(/#.*$/, '')}/tree/main/n8n#credentials`;

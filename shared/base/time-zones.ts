@@ -71,6 +71,11 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 const ymdOf = (p: ZonedParts) => `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
 
+/** YYYY-MM-DD of the instant in UTC. */
+export function ymdUtc(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 10);
+}
+
 /** YYYY-MM-DD of the instant in the zone. */
 export function ymdInZone(ms: number, zone: string): string {
 	return ymdOf(partsInZone(ms, zone));

@@ -8,7 +8,7 @@ import { GUIDED_OPERATION, GUIDED_STEP_FIELDS } from '../catalogue';
 
 import { GuidedIncompleteError, PostWriterError, ValidationError } from '../errors';
 import type { PaidCallMemo } from '../paid';
-import type { RetryPolicy } from './retry';
+import type { RetryPolicy } from './definitions';
 import { MIN_ATTEMPT_MS } from './retry';
 import type { Answer, Idea, Question, Verdict } from '../base';
 import { isObj, str } from '../base';

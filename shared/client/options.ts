@@ -7,7 +7,7 @@
 import type { InputOf, ItemOf, OperationKey, OutputOf } from '../catalogue';
 import type { PaidCallMemo } from '../paid';
 import type { Pacer } from '../pacing';
-import type { RetryPolicy } from './retry';
+import type { RetryPolicy } from './definitions';
 import type { HttpResponse, Send, Sleep, NextPage } from '../base';
 
 export interface RetryEvent {

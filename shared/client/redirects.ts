@@ -15,9 +15,7 @@ import type { OperationRef } from '../errors';
 import { RedirectError } from '../errors';
 import type { HttpRequest, HttpResponse, Send } from '../base';
 import { headerValue, originOf } from '../base';
-
-/** The statuses that point elsewhere with a Location (RFC 9110 §15.4). 300, 304 and 305 do not redirect a request of ours. */
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+import { REDIRECT_STATUSES } from './definitions';
 
 /**
  * Same-origin redirects followed for one request. A service that moved a path

@@ -1,38 +1,15 @@
 /**
  * The retry policy, as a pure decision: given the error of an attempt, wait
- * how long, or give up. The caller sets the caps (a Zapier step has 30 s).
+ * how long, or give up. The caller sets the caps (a Zapier step has 30 s);
+ * their shape and defaults, RetryPolicy and DEFAULT_RETRY_POLICY, are in definitions.ts.
  */
 import type { QuotaBudget } from '../errors';
 import { NetworkError, PostWriterError, RateLimitedError, ServerError, WorkflowBusyError } from '../errors';
 import type { HttpRequest } from '../base';
+import type { RetryPolicy } from './definitions';
 
 /** Least time a request is started with before a deadline (see ClientOptions.deadline). */
 export const MIN_ATTEMPT_MS = 1_000;
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included, for the retries of a GET after a 5xx or a network error (refusals are bounded by time, not count). */
-	maxAttempts: number;
-	/** Total time spent waiting between those attempts, at most. */
-	maxTotalWaitMs: number;
-	/**
-	 * A refusal (429, WORKFLOW_BUSY) was not carried out and cost nothing: it is
-	 * retried until the wait for the quota would pass this budget (ms, from the
-	 * call's first refusal), however many attempts that takes.
-	 */
-	maxQuotaWaitMs: number;
-	/** First backoff step when the server gives no delay. */
-	baseDelayMs: number;
-	/** Longest single wait. */
-	maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 6,
-	maxTotalWaitMs: 60_000,
-	maxQuotaWaitMs: 300_000,
-	baseDelayMs: 500,
-	maxDelayMs: 30_000,
-};
 
 export interface RetryState {
 	/** 1-based number of the attempt that just failed. */

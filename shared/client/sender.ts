@@ -17,8 +17,9 @@ import type { ClientOptions, RawResult, RetryEvent } from './options';
 import { redirectError, sendFollowingRedirects } from './redirects';
 import { readRateLimit } from './rate-fields';
 import { readResponse } from './response';
-import type { RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY, MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
+import type { RetryPolicy } from './definitions';
+import { DEFAULT_RETRY_POLICY } from './definitions';
+import { MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
 
 /** A request's timeout when the client is given none. */
 const DEFAULT_TIMEOUT_MS = 30_000;

@@ -2,19 +2,9 @@
  * How many calls of one lane may be in flight at once (Concurrency Auto): Little's law, the rate times the
  * latency, with headroom, within a cap. The rate controller decides when a call goes; this only keeps a lane
  * from piling up calls when the answers slow down, and keeps memory and connections bounded.
- * Pure: the caller gives the times.
+ * Pure: the caller gives the times. Its bounds, AUTO_IN_FLIGHT, are in definitions.ts (the platforms show them).
  */
-
-export const AUTO_IN_FLIGHT = {
-	/** Never more calls in flight on one lane, whatever the quota allows (memory and connections of one process). */
-	max: 128,
-	/** Headroom over Little's law (rate × latency): answers vary in time, and a slot freed late should not stall the rate. */
-	headroom: 2,
-	/** Never fewer: one call waiting on a slow answer does not stop the next (as TCP's floor of 2 segments). */
-	min: 2,
-	/** Weight of a new answer in the mean latency (a moving average over about five answers). */
-	smoothing: 0.2,
-};
+import { AUTO_IN_FLIGHT } from './definitions';
 
 export class InFlight {
 	/** Calls in flight: ticket → time sent. */

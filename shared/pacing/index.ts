@@ -2,8 +2,10 @@
  * shared/pacing: The pacing of one API key: a pacer per key and base URL (registry) whose lanes (one per
  * operation) keep to the quota the answers tell, hold after a refusal, take turns between executions and bound
  * the calls in flight. It may import: base (the order is test/shared/structure.test.ts's). This file is its
- * public entry: code outside the folder imports it, never a file inside.
+ * public entry: code outside the folder imports it, never a file inside but its definitions (definitions.ts:
+ * the bounds the platforms show), which code that only describes imports instead.
  */
+export * from './definitions';
 export * from './in-flight';
 export * from './lane-report';
 export * from './learned-length';

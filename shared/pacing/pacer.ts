@@ -19,7 +19,8 @@
  * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
-import { AUTO_IN_FLIGHT, InFlight } from './in-flight';
+import { AUTO_IN_FLIGHT } from './definitions';
+import { InFlight } from './in-flight';
 import { SAME_WINDOW_MS } from './learned-length';
 import { COMMON_WINDOW_MS, QuotaWindow, type RateWindow } from './quota-window';
 import { RateController, type RateControllerOptions } from './rate-controller';

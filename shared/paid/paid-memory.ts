@@ -34,9 +34,6 @@ import type { HttpRequest } from '../base';
  */
 export const PAID_MEMORY_LIMITS = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
-/** How long an execution's answers serve a retry of it: an hour, the time a user takes to see a failure and click Retry. */
-export const DEFAULT_RETRY_WINDOW_MS = 60 * 60_000;
-
 /** What an ambiguous failure leaves: enough to throw the same error again. */
 export interface UnclearFailure {
 	kind: string;

@@ -4,12 +4,8 @@
  * and its time), and the two outputs' order and item. Pure; its state is in
  * published-upcoming-state.ts, its read in reads.ts.
  */
-import { ymdInZone } from '../base';
+import { ymdInZone, ymdUtc } from '../base';
 import type { CalendarEntry, Obj } from '../base';
-
-export function ymdUtc(ms: number): string {
-	return new Date(ms).toISOString().slice(0, 10);
-}
 
 /**
  * The calendar takes whole UTC days; the window [now, now + lookahead] is

@@ -12,8 +12,8 @@
  * `notifyBefore`), or with other words, the field says so under `n8n` or
  * `zapier`: those are kept, not unified.
  */
-import type { FieldOption, OperationKey, OutputField } from '../catalogue';
-import { OPERATIONS } from '../catalogue';
+import type { FieldOption, OperationKey, OutputField } from '../catalogue/definitions';
+import { OPERATIONS } from '../catalogue/definitions';
 import { DEFAULT_WATCH_DAYS, MAX_LOOKAHEAD_DAYS, MAX_WATCH_DAYS, MILESTONE_METRICS, NOTIFY_UNITS, OTHER_METRIC, type TriggerPlatform } from './field-options';
 
 /** What one platform shows otherwise than the declaration. */

@@ -1,13 +1,20 @@
 /**
  * The shape of the core, rules that hold at any size:
  * - shared/ is folders by job; a folder imports only the folders below it in LAYERS (the order is
- *   written here, once), through their index.ts; inside a folder, files import each other directly;
+ *   written here, once), through their index.ts or their definitions.ts; inside a folder, files import
+ *   each other directly;
+ * - a folder's definitions.ts, its second entry, is what a platform reads when it loads (the catalogues,
+ *   defaults and bounds that n8n's descriptions and Zapier's app definition are built from): index.ts
+ *   exports it too, and it and every file it loads import other folders only through their
+ *   definitions.ts, so that describing loads none of the call machinery;
  * - no circle between files, nor between folders;
  * - nothing but shared/ itself: no platform, no HTTP library, no Node built-in;
  * - no module-level mutable state (no top-level `let`/`var`, no top-level Map/Set unless read-only); a
  *   constant computed on its first use (base/once.ts) is the one form of module-level memory, and only as
  *   a top-level `const name = once(…)`;
- * - outside shared/ (n8n/, zapier/, sdk/, sandbox/, scripts/), code imports folder entries only;
+ * - outside shared/ (n8n/, zapier/, sdk/, sandbox/, scripts/), code imports folder entries only (index.ts
+ *   or definitions.ts);
+ * - dynamic imports (`import('…')`) are imports: the same rules hold for them;
  * - CONTRIBUTING.md's Mermaid drawing of the folders has exactly the arrows the code has.
  */
 import fs from 'node:fs';
@@ -23,8 +30,17 @@ const list = (dir: string): string[] =>
 /** Every module of shared/ as its path under shared/ without `.ts` (`client/client`, `catalogue/index`). */
 const modules = list(SHARED).map((f) => f.replace(/\.ts$/, '')).sort();
 const folderOf = (m: string) => m.split('/')[0];
-const importsIn = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]);
+/** The modules a text imports: static imports and re-exports, then dynamic `import('…')`. */
+const importsIn = (text: string) => [
+	...[...text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]),
+	...[...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((x) => x[1]),
+];
 const importsOf = (m: string) => importsIn(fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8'));
+/** What a module loads when it loads: its static imports and re-exports, not `import type` (erased) nor `import('…')` (on call). */
+const loadsOf = (m: string) =>
+	[...fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8').matchAll(/^(?:import(?! type\b)|export(?! type\b))\b[^;]*?from '([^']+)';/gms)].map((x) => x[1]);
+/** A folder's entries as modules: its index, and its definitions when it has them. */
+const ENTRY = /^[a-z]+\/(?:index|definitions)$/;
 /** The module an import names (a folder names its index), or undefined when it is none of shared/'s. */
 function resolve(m: string, spec: string): string | undefined {
 	const target = path.posix.join(path.posix.dirname(m), spec);
@@ -71,7 +87,7 @@ test('shared/ is the folders of LAYERS, each with an index.ts', () => {
 	for (const folder of LAYERS) expect(modules).toContain(`${folder}/index`);
 });
 
-test('every import of shared/ is its own: within the folder, or a lower folder through its index', () => {
+test('every import of shared/ is its own: within the folder, or a lower folder through its index or its definitions', () => {
 	const wrong: string[] = [];
 	for (const m of modules) {
 		const rank = LAYERS.indexOf(folderOf(m) as (typeof LAYERS)[number]);
@@ -80,7 +96,9 @@ test('every import of shared/ is its own: within the folder, or a lower folder t
 			if (!spec.startsWith('.') || !target) wrong.push(`${m}: '${spec}' is not a module of shared/ (no platform, no library, no Node built-in)`);
 			else if (folderOf(target) === folderOf(m)) {
 				if (target.endsWith('/index')) wrong.push(`${m}: '${spec}' imports its own folder's index; import the file`);
-			} else if (!target.endsWith('/index') || !/^\.\.\/[a-z]+$/.test(spec)) wrong.push(`${m}: '${spec}' reaches inside another folder; import '../${folderOf(target)}'`);
+			} else if (!ENTRY.test(target) || !/^\.\.\/[a-z]+(?:\/definitions)?$/.test(spec)) {
+				wrong.push(`${m}: '${spec}' reaches inside another folder; import '../${folderOf(target)}' (or its definitions)`);
+			}
 			else if (LAYERS.indexOf(folderOf(target) as (typeof LAYERS)[number]) >= rank) wrong.push(`${m}: '${spec}' imports a folder that is not below ${folderOf(m)} in LAYERS`);
 		}
 	}
@@ -103,6 +121,28 @@ test('the checks find a circle and an upward import (they are not vacuous)', () 
 	expect(LAYERS.indexOf('client')).toBeGreaterThan(LAYERS.indexOf('base'));
 });
 
+test("a folder's definitions.ts is exported by its index, and loads other folders only through their definitions", () => {
+	const wrong: string[] = [];
+	for (const entry of modules.filter((m) => m.endsWith('/definitions'))) {
+		const folder = folderOf(entry);
+		if (!importsOf(`${folder}/index`).includes('./definitions')) wrong.push(`${folder}/index: does not export './definitions'`);
+		// Everything the entry loads, file by file: a folder's index would load its machinery.
+		const seen = new Set<string>();
+		const visit = (m: string): void => {
+			if (seen.has(m)) return;
+			seen.add(m);
+			for (const spec of loadsOf(m)) {
+				const target = resolve(m, spec);
+				if (!target) continue;
+				if (folderOf(target) !== folderOf(m) && !target.endsWith('/definitions')) wrong.push(`${entry} loads ${m}, which loads '${spec}': import its definitions, or move what is needed there`);
+				else visit(target);
+			}
+		};
+		visit(entry);
+	}
+	expect(wrong).toEqual([]);
+});
+
 test('no module-level mutable state in shared/', () => {
 	for (const m of modules) {
 		const text = fs.readFileSync(path.join(SHARED, `${m}.ts`), 'utf8');
@@ -122,13 +162,14 @@ test('once() is used only as a top-level `const name = once(…)`: a constant de
 	expect(wrong).toEqual([]);
 });
 
-test('outside shared/, code imports folder entries only', () => {
+test('outside shared/, code imports folder entries only (an index, or definitions)', () => {
 	const wrong: string[] = [];
 	for (const dir of ['n8n/nodes', 'n8n/credentials', 'zapier/src', 'sdk', 'sandbox', 'scripts']) {
 		for (const file of list(path.join(ROOT, dir))) {
 			for (const spec of importsIn(fs.readFileSync(path.join(ROOT, dir, file), 'utf8'))) {
-				const m = /(?:^|\/)shared\/(.+)$/.exec(spec);
-				if (m && !(LAYERS as readonly string[]).includes(m[1])) wrong.push(`${dir}/${file}: '${spec}'`);
+				const m = /(?:^|\/)shared\/([a-z]+)(\/definitions)?$/.exec(spec);
+				const entry = m && (m[2] ? `${m[1]}/definitions` : `${m[1]}/index`);
+				if (/(?:^|\/)shared\//.test(spec) && !(entry && modules.includes(entry))) wrong.push(`${dir}/${file}: '${spec}'`);
 			}
 		}
 	}

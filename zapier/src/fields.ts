@@ -4,8 +4,8 @@
  * or search names its catalogue operation and, at most, overrides a field.
  */
 import type { PlainInputField, PlainOutputField } from 'zapier-platform-core';
-import { getOperation } from '../../shared/catalogue';
-import type { FieldSpec, OperationKey } from '../../shared/catalogue';
+import { getOperation } from '../../shared/catalogue/definitions';
+import type { FieldSpec, OperationKey } from '../../shared/catalogue/definitions';
 
 /**
  * Dynamic dropdowns: a catalogue list operation is both a hidden trigger that

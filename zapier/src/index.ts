@@ -12,8 +12,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defineApp, platformVersion } from './define';
-import { BRAND } from '../../shared/base';
-import { TRIGGER_KEYS } from '../../shared/triggers';
+import { BRAND } from '../../shared/base/definitions';
+import { TRIGGER_KEYS } from '../../shared/triggers/definitions';
 import authentication from './authentication';
 import { befores } from './middleware';
 

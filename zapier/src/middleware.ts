@@ -10,11 +10,18 @@
  * seconds-only Retry-After reading.
  */
 import type { BeforeRequestMiddleware, Bundle } from 'zapier-platform-core';
-import { BRAND, originOf } from '../../shared/base';
-import { normaliseBaseUrl } from '../../shared/catalogue';
+import { BRAND } from '../../shared/base/definitions';
+
+/** What the middleware checks a request with, loaded on the first request: the Base URL's check and the origin of a URL. */
+type Boundary = { normaliseBaseUrl: (raw: unknown) => string; originOf: (url: unknown) => string | undefined };
+
+async function boundary(): Promise<Boundary> {
+	const [{ normaliseBaseUrl }, { originOf }] = await Promise.all([import('../../shared/catalogue'), import('../../shared/base')]);
+	return { normaliseBaseUrl, originOf };
+}
 
 /** The origin (scheme, host and port) of the connection's Base URL: the one address the key is sent to. */
-function apiOrigin(bundle: Pick<Bundle, 'authData'>): string | undefined {
+function apiOrigin(bundle: Pick<Bundle, 'authData'>, { normaliseBaseUrl, originOf }: Boundary): string | undefined {
 	const raw = bundle.authData?.baseUrl;
 	try {
 		return originOf(normaliseBaseUrl(typeof raw === 'string' && raw.trim() !== '' ? raw : BRAND.defaultBaseUrl));
@@ -32,11 +39,12 @@ function hasHeader(headers: Record<string, unknown>, name: string): boolean {
  * connection's Base URL, and only to those: the boundary the core keeps for
  * redirects and next-page links (a redirect within it is followed with the key).
  */
-export const includeBearerToken: BeforeRequestMiddleware = (request, _z, bundle) => {
+export const includeBearerToken: BeforeRequestMiddleware = async (request, _z, bundle) => {
+	const check = await boundary();
 	const key = typeof bundle.authData?.apiKey === 'string' ? bundle.authData.apiKey.trim() : '';
-	const origin = apiOrigin(bundle);
+	const origin = apiOrigin(bundle, check);
 	request.headers = { ...(request.headers ?? {}) };
-	if (key && origin && originOf(request.url) === origin) {
+	if (key && origin && check.originOf(request.url) === origin) {
 		if (!hasHeader(request.headers, 'authorization')) request.headers.Authorization = `Bearer ${key}`;
 	}
 	if (!hasHeader(request.headers, 'user-agent')) request.headers['User-Agent'] = BRAND.userAgent;

@@ -11,6 +11,8 @@
  *   z.errors.ThrottledError with the server's delay, so Zapier retries later;
  * - validation: z.errors.Error naming the field (its label and its key);
  * - everything else: z.errors.Error with the core's message, code and status.
+ *
+ * Loaded on a perform's first failure (withErrors, perform.ts).
  */
 import type { ZObject } from 'zapier-platform-core';
 import { BRAND } from '../../shared/base';
@@ -96,17 +98,4 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.Error(guidedMessage(error), 'GUIDED_INCOMPLETE', error.status);
 	}
 	return new z.errors.Error(error.message, codeFor(error), error.status);
-}
-
-type Perform<B, R> = (z: ZObject, bundle: B) => Promise<R>;
-
-/** Wraps a perform so that every error leaves it through toZapierError (`fields`: the action's input fields, for labels). */
-export function withErrors<B, R>(perform: Perform<B, R>, fields: FieldLabels = []): Perform<B, R> {
-	return async (z, bundle) => {
-		try {
-			return await perform(z, bundle);
-		} catch (e) {
-			throw toZapierError(z, e, fields);
-		}
-	};
 }

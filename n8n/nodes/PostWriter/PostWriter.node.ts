@@ -1,12 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData, INodeListSearchResult, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND } from '../../shared/base';
+import { BRAND } from '../../shared/base/definitions';
 import { createGuided } from './actions/creation/Creation.resource';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { operationSubtitle } from './helpers/operation-picker';
-import { listWritingProfiles } from './methods/listSearch';
 
 export class PostWriter implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,8 +24,14 @@ export class PostWriter implements INodeType {
 		properties: versionProperties,
 	};
 
+	/** The list searches load the client on their first call (methods/listSearch.ts), as the operations do (helpers/run.ts). */
 	methods = {
-		listSearch: { listWritingProfiles },
+		listSearch: {
+			async listWritingProfiles(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+				const { listWritingProfiles } = await import('./methods/listSearch');
+				return await listWritingProfiles.call(this, filter);
+			},
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,8 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { BRAND } from '../../shared/base';
-import { pollTrigger } from './poll';
+import { BRAND } from '../../shared/base/definitions';
 import { triggerProperties, triggerSubtitle } from './properties';
 
 export class PostWriterTrigger implements INodeType {
@@ -22,7 +21,9 @@ export class PostWriterTrigger implements INodeType {
 		properties: triggerProperties(),
 	};
 
+	/** The polling (poll.ts, with the core's client and the events' logic) loads on the first poll. */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const { pollTrigger } = await import('./poll');
 		return await pollTrigger.call(this);
 	}
 }

@@ -6,8 +6,8 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { TriggerFieldSpec, TriggerKey } from '../../shared/triggers';
-import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers';
+import type { TriggerFieldSpec, TriggerKey } from '../../shared/triggers/definitions';
+import { TRIGGER_KEYS, getTrigger, platformField } from '../../shared/triggers/definitions';
 import { byName, compareLabels, sentence } from '../PostWriter/helpers/wording';
 
 const EVENT = 'event';

@@ -6,10 +6,8 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { GUIDED_OPERATION, costSentence, getOperation } from '../../../shared/catalogue';
-import { guidedInputFrom, runGuided } from '../../../shared/client';
-import { STEP_DEADLINE_MS, clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import { GUIDED_OPERATION, costSentence, getOperation } from '../../../shared/catalogue/definitions';
+import { withErrors } from '../perform';
 import { inputFieldsOf, outputFieldsFor, sampleFor } from '../fields';
 
 type Obj = Record<string, unknown>;
@@ -18,6 +16,8 @@ type Obj = Record<string, unknown>;
 const inputFields: PlainInputField[] = inputFieldsOf(GUIDED_OPERATION.fields, { answers: { list: true } });
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	// The run's machinery loads on the first call, as every perform's (perform.ts).
+	const [{ STEP_DEADLINE_MS, clientFor }, { guidedInputFrom, runGuided }] = await Promise.all([import('../client'), import('../../../shared/client')]);
 	const deadline = Date.now() + STEP_DEADLINE_MS;
 	const client = clientFor(z, bundle, { deadline });
 	const result = await runGuided(client, guidedInputFrom(bundle.inputData as Obj), {

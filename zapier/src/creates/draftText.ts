@@ -1,9 +1,9 @@
 /** "Text, or pick a draft": the analyze, rewrite and virality creates accept either. */
 import type { PlainInputField, PlainOutputField } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared/errors';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { PostWriterClient } from '../../../shared/client';
 import { DROPDOWNS } from '../fields';
+import { invalid } from '../perform';
 
 type Obj = Record<string, unknown>;
 
@@ -40,9 +40,9 @@ export function withPicked(output: Obj, input: Obj): Obj {
 export async function textOrDraft(input: Obj, client: PostWriterClient, operation: OperationKey): Promise<Obj> {
 	if (typeof input.text === 'string' && input.text.trim() !== '') return input;
 	const id = typeof input.draftId === 'string' ? input.draftId.trim() : '';
-	if (!id) throw new ValidationError('text', 'is required: fill in Text, or pick a Draft whose text is used.', operation);
+	if (!id) throw await invalid('text', 'is required: fill in Text, or pick a Draft whose text is used.', operation);
 	const drafts = await client.listDrafts({}, { limit: 1000 });
 	const draft = drafts.find((d) => d.id === id);
-	if (!draft) throw new ValidationError('draftId', `no draft "${id}" was found in the account; pick one from the list.`, operation);
+	if (!draft) throw await invalid('draftId', `no draft "${id}" was found in the account; pick one from the list.`, operation);
 	return { ...input, text: draft.text, [PICKED]: { id: String(draft.id), text: draft.text } };
 }

@@ -6,11 +6,10 @@
  */
 import { defineCreate } from '../define';
 import type { Bundle, LockObject, PlainInputField, PlainOutputField, ZObject } from 'zapier-platform-core';
-import { costSentence, getOperation } from '../../../shared/catalogue';
-import type { OperationKey } from '../../../shared/catalogue';
+import { costSentence, getOperation } from '../../../shared/catalogue/definitions';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { PostWriterClient } from '../../../shared/client';
-import { clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import { clientOf, withErrors } from '../perform';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
 import type { FieldOverrides } from '../fields';
 
@@ -43,7 +42,7 @@ export function createFromOperation(def: OperationCreate) {
 	const spec = getOperation(def.operation);
 	const inputFields = [...inputFieldsFor(def.operation, def.fields), ...(def.extraFields ?? [])];
 	const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
-		const client = clientFor(z, bundle);
+		const client = await clientOf(z, bundle);
 		const raw = { ...(bundle.inputData ?? {}) } as Obj;
 		const input = def.prepare ? await def.prepare(raw, { z, bundle, client }) : raw;
 		const output = (await client.call(def.operation, input)) as Obj;

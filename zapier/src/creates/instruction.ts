@@ -1,8 +1,8 @@
 /** Rewrite and Refine: a preset instruction (the catalogue's suggestions) and/or a custom one. */
 import type { PlainInputField } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared/errors';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import { choicesOf } from '../fields';
+import { invalid } from '../perform';
 
 type Obj = Record<string, unknown>;
 
@@ -26,12 +26,12 @@ export function instructionFields(operation: OperationKey): PlainInputField[] {
 }
 
 /** Combines the preset and the custom instruction into the catalogue's `instruction`. */
-export function withInstruction(input: Obj, operation: OperationKey): Obj {
+export async function withInstruction(input: Obj, operation: OperationKey): Promise<Obj> {
 	const parts = [input.instructionPreset, input.customInstruction]
 		.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
 		.map((v) => v.trim().replace(/[.\s]+$/, ''));
 	if (parts.length === 0) {
-		throw new ValidationError('instructionPreset', 'is required: pick an Instruction, or write a Custom Instruction.', operation);
+		throw await invalid('instructionPreset', 'is required: pick an Instruction, or write a Custom Instruction.', operation);
 	}
 	const rest = { ...input };
 	delete rest.instructionPreset;

@@ -7,10 +7,8 @@
  */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import { ValidationError } from '../../../shared/errors';
-import type { OperationKey } from '../../../shared/catalogue';
-import { clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
+import { clientOf, invalid, withErrors } from '../perform';
 import { outputFieldsFor, sampleFor } from '../fields';
 
 /** Transactions returned at most (newest first, as the service lists them). */
@@ -27,16 +25,16 @@ const inputFields: PlainInputField[] = [
 ];
 
 /** The minimum asked, or undefined when the field is empty. */
-export function minimumOf(raw: unknown): number | undefined {
+export async function minimumOf(raw: unknown): Promise<number | undefined> {
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
 	const n = typeof raw === 'number' ? raw : /^\s*-?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
-	if (!Number.isInteger(n) || n < 0) throw new ValidationError('minBalance', `must be a whole number of credits of at least 0, got ${JSON.stringify(raw)}.`, 'getCredits');
+	if (!Number.isInteger(n) || n < 0) throw await invalid('minBalance', `must be a whole number of credits of at least 0, got ${JSON.stringify(raw)}.`, 'getCredits');
 	return n;
 }
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
-	const minimum = minimumOf((bundle.inputData as Record<string, unknown> | undefined)?.minBalance);
-	const credits = await clientFor(z, bundle).getCredits({});
+	const minimum = await minimumOf((bundle.inputData as Record<string, unknown> | undefined)?.minBalance);
+	const credits = await (await clientOf(z, bundle)).getCredits({});
 	if (minimum !== undefined && !(typeof credits.balance === 'number' && credits.balance >= minimum)) return [];
 	const history = credits.history.slice(0, HISTORY_MAX);
 	return [{ ...credits, id: 'credits', history, lastTransaction: history[0] ?? null }];

@@ -6,10 +6,9 @@
  */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { Draft } from '../../../shared/base';
-import { clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import { clientOf, withErrors } from '../perform';
 import { DROPDOWNS, outputFieldsFor, sampleFor } from '../fields';
 
 /** Drafts read at most for one search. */
@@ -49,7 +48,7 @@ const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 		z.console.log('Find Draft: no Search Text, Status or Draft given, so nothing is looked for.');
 		return [];
 	}
-	const read = await clientFor(z, bundle).readList('listDrafts', {}, { limit: SCAN_LIMIT });
+	const read = await (await clientOf(z, bundle)).readList('listDrafts', {}, { limit: SCAN_LIMIT });
 	const found = matchDrafts(read.items as Draft[], input).map((d) => ({ ...d, id: String(d.id) }));
 	// No silent stop: the drafts past a page the client could not follow were not searched.
 	if (read.truncated) z.console.log(`Find Draft: ${read.reason} Only the ${read.items.length} drafts read were searched (${found.length} matched).`);

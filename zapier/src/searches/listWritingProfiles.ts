@@ -1,10 +1,9 @@
 /** Find Writing Profile: by name (an exact name first, then names containing the words); a miss is []. */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { WritingProfile } from '../../../shared/base';
-import { clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import { clientOf, withErrors } from '../perform';
 import { outputFieldsFor, sampleFor } from '../fields';
 
 export function matchProfiles(profiles: WritingProfile[], name: string, activeOnly = false): WritingProfile[] {
@@ -23,7 +22,7 @@ const inputFields: PlainInputField[] = [
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
 	const input = bundle.inputData as Record<string, unknown>;
-	const profiles = await clientFor(z, bundle).listWritingProfiles(undefined, { limit: 500 });
+	const profiles = await (await clientOf(z, bundle)).listWritingProfiles(undefined, { limit: 500 });
 	const activeOnly = input.activeOnly === true || input.activeOnly === 'true';
 	return matchProfiles(profiles, String(input.name ?? ''), activeOnly).map((p) => ({ ...p, id: String(p.id) }));
 }, inputFields);

@@ -1,9 +1,8 @@
 /** Find Inspiration: saved inspiring posts by words, minimum likes and format; a miss is []. */
 import { defineSearch } from '../define';
 import type { Bundle, PlainInputField, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
-import { clientFor } from '../client';
-import { withErrors } from '../zapier-errors';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
+import { clientOf, withErrors } from '../perform';
 import { inputFieldsFor, outputFieldsFor, sampleFor } from '../fields';
 
 export const MAX_RESULTS = 25;
@@ -11,7 +10,7 @@ export const MAX_RESULTS = 25;
 const inputFields: PlainInputField[] = inputFieldsFor('searchInspirations');
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
-	const items = await clientFor(z, bundle).searchInspirations(bundle.inputData as Record<string, never>, { limit: MAX_RESULTS, pageSize: MAX_RESULTS });
+	const items = await (await clientOf(z, bundle)).searchInspirations(bundle.inputData as Record<string, never>, { limit: MAX_RESULTS, pageSize: MAX_RESULTS });
 	return items.map((i) => ({ ...i, id: String(i.id) }));
 }, inputFields);
 

@@ -12,9 +12,9 @@
  * page after the last is empty without a request.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { ListPage, NextPage } from '../../../shared/base';
-import { clientFor } from '../client';
+import { clientOf } from '../perform';
 
 /** Records per dropdown page. */
 export const DROPDOWN_PAGE_SIZE = 50;
@@ -49,7 +49,7 @@ async function keepStart(z: ZObject, start: PageStart): Promise<void> {
 /** The page `bundle.meta.page` (0 when absent) of a list operation, as the API pages it. */
 export async function dropdownPage(z: ZObject, bundle: Bundle, key: OperationKey, pageSize = DROPDOWN_PAGE_SIZE): Promise<Obj[]> {
 	const wanted = Math.max(0, Math.floor(Number(bundle.meta?.page ?? 0)) || 0);
-	const client = clientFor(z, bundle);
+	const client = await clientOf(z, bundle);
 	const read = (start: PageStart) => client.page(key, {}, { pageSize, next: start.next });
 	let start = wanted === 0 ? {} : await keptStart(z);
 	if (start?.end) return [];

@@ -1,13 +1,10 @@
-/** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`, see dropdown.ts). */
+/** Hidden trigger feeding the Draft dropdowns, page by page (`canPaginate`, see dropdown.ts, loaded on the first page). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { Draft } from '../../../shared/base';
-import { withErrors } from '../zapier-errors';
+import { withErrors } from '../perform';
 import { outputFieldsFor, sampleFor } from '../fields';
-import { dropdownPage } from './dropdown';
-
-export { DROPDOWN_PAGE_SIZE } from './dropdown';
 
 /** What the dropdown shows for a draft: the start of its text and its state. */
 export function draftLabel(d: Draft): string {
@@ -17,6 +14,7 @@ export function draftLabel(d: Draft): string {
 }
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const { dropdownPage } = await import('./dropdown');
 	const drafts = (await dropdownPage(z, bundle, 'listDrafts')) as Draft[];
 	return drafts.map((d) => ({ ...d, id: String(d.id), label: draftLabel(d) }));
 });

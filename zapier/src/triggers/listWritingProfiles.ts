@@ -1,13 +1,13 @@
-/** Hidden trigger feeding the Writing Profile dropdowns, page by page (`canPaginate`, see dropdown.ts). */
+/** Hidden trigger feeding the Writing Profile dropdowns, page by page (`canPaginate`, see dropdown.ts, loaded on the first page). */
 import { defineTrigger } from '../define';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { OperationKey } from '../../../shared/catalogue';
+import type { OperationKey } from '../../../shared/catalogue/definitions';
 import type { WritingProfile } from '../../../shared/base';
-import { withErrors } from '../zapier-errors';
+import { withErrors } from '../perform';
 import { outputFieldsFor, sampleFor } from '../fields';
-import { dropdownPage } from './dropdown';
 
 const perform = withErrors(async (z: ZObject, bundle: Bundle) => {
+	const { dropdownPage } = await import('./dropdown');
 	const profiles = (await dropdownPage(z, bundle, 'listWritingProfiles')) as WritingProfile[];
 	return profiles.map((p) => ({ ...p, id: String(p.id), label: p.active ? `${p.name} (active)` : p.name }));
 });

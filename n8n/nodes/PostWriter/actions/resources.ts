@@ -4,8 +4,8 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Resource } from '../../../shared/catalogue';
-import { operationsByResource } from '../../../shared/catalogue';
+import type { Resource } from '../../../shared/catalogue/definitions';
+import { operationsByResource } from '../../../shared/catalogue/definitions';
 import { compareLabels, titleOf } from '../helpers/wording';
 import type { NodeMap } from './node.type';
 import * as account from './account/Account.resource';

@@ -23,7 +23,7 @@ import type { FieldOverrides } from './layout';
 import { CONCURRENCY, MAX_CONCURRENCY, MAX_QUOTA_WAIT, MAX_QUOTA_WAIT_MINUTES, OPTIONS } from './options';
 import { describeQuota, formatDuration } from '../../../shared/pacing';
 import { readCreditFloor, readInput } from './input';
-import { openPaidRun, readPaidSettings, reuseHint } from './paid';
+import { openPaidRun, readPaidSettings, reuseHint } from './paid-run';
 
 /** `memo`: the item's place in the memory of paid calls (paid.ts), for the paid calls the handler makes. */
 export type ItemHandler = (itemIndex: number, client: PostWriterClient, memo?: PaidCallMemo) => Promise<IDataObject | IDataObject[]>;

@@ -7,8 +7,8 @@
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey, OperationSpec } from '../../../shared/catalogue';
-import { getOperation } from '../../../shared/catalogue';
+import type { FieldSpec, OperationKey, OperationSpec } from '../../../shared/catalogue/definitions';
+import { getOperation } from '../../../shared/catalogue/definitions';
 import { CUSTOM, answersJsonName, answersModeName, customName } from './layout';
 import { byName, sentence } from './wording';
 

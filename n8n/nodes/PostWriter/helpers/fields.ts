@@ -10,8 +10,8 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { FieldSpec, OperationKey, Resource } from '../../../shared/catalogue';
-import { getOperation, isListOperation, spendsCredits } from '../../../shared/catalogue';
+import type { FieldSpec, OperationKey, Resource } from '../../../shared/catalogue/definitions';
+import { getOperation, isListOperation, spendsCredits } from '../../../shared/catalogue/definitions';
 import { fieldProperties } from './field-properties';
 import type { FieldOverrides } from './layout';
 import { ADDITIONAL_FIELDS, FILTERS, collectionOf, isTopLevel } from './layout';

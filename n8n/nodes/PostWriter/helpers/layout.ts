@@ -8,7 +8,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { FieldSpec } from '../../../shared/catalogue';
+import type { FieldSpec } from '../../../shared/catalogue/definitions';
 
 /** Value of the "Custom" choice offered next to suggestions. */
 export const CUSTOM = '__custom__';

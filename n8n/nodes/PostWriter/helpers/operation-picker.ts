@@ -6,8 +6,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationKey, Resource } from '../../../shared/catalogue';
-import { OPERATION_KEYS, costSentence, getOperation, operationsByResource } from '../../../shared/catalogue';
+import type { OperationKey, Resource } from '../../../shared/catalogue/definitions';
+import { OPERATION_KEYS, costSentence, getOperation, operationsByResource } from '../../../shared/catalogue/definitions';
 import { actionOf, compareLabels, imperative, sentence, titleOf } from './wording';
 
 export interface OperationMeta {

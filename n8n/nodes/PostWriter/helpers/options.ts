@@ -7,9 +7,9 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { OTHER_FIELD_LABELS } from '../../../shared/catalogue';
-import { AUTO_IN_FLIGHT } from '../../../shared/pacing';
-import { DEFAULT_RETRY_POLICY } from '../../../shared/client';
+import { OTHER_FIELD_LABELS } from '../../../shared/catalogue/definitions';
+import { AUTO_IN_FLIGHT } from '../../../shared/pacing/definitions';
+import { DEFAULT_RETRY_POLICY } from '../../../shared/client/definitions';
 import { compareLabels } from './wording';
 
 /** The name of the Options collection. */

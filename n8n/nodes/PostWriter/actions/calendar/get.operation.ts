@@ -1,8 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS } from '../../../../shared/base';
-import { ymdUtc } from '../../../../shared/triggers';
-import { callForEachItem } from '../../helpers/execute';
+import { callForEachItem } from '../../helpers/run';
 import { operationFields } from '../../helpers/fields';
 
 const KEY = 'getCalendar';
@@ -18,14 +16,8 @@ const OVERRIDES = {
 /** From and To are required by the API, and filled by withDefaultWindow when left empty. */
 export const description: INodeProperties[] = operationFields(KEY, { overrides: OVERRIDES, optional: ['from', 'to'] });
 
-/** Fills empty dates: From = today (UTC), To = From + 7 days. */
-export function withDefaultWindow(input: Record<string, unknown>, now = Date.now()): Record<string, unknown> {
-	const from = typeof input.from === 'string' ? input.from : ymdUtc(now);
-	const fromMs = Date.parse(`${from}T00:00:00Z`);
-	const to = typeof input.to === 'string' ? input.to : Number.isNaN(fromMs) ? undefined : ymdUtc(fromMs + DEFAULT_SPAN_DAYS * DAY_MS);
-	return { ...input, from, ...(to !== undefined ? { to } : {}) };
-}
-
+/** Empty dates are filled on each item (get.execute.ts, loaded on the first run): From = today (UTC), To = From + 7 days. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await callForEachItem.call(this, items, KEY, OVERRIDES, (input) => withDefaultWindow(input));
+	const { withDefaultWindow } = await import('./get.execute');
+	return await callForEachItem.call(this, items, KEY, OVERRIDES, (input) => withDefaultWindow(input, DEFAULT_SPAN_DAYS));
 }

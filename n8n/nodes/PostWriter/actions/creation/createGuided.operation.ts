@@ -2,21 +2,18 @@
  * Create Guided Post: ideas → prepare → write → validate (→ refine) in one
  * step, through the core's runGuided. Its name, description and fields are
  * the core's GUIDED_OPERATION; only how n8n shows some of them is written
- * here. Nothing is saved or scheduled.
+ * here. Nothing is saved or scheduled. Its execution is in
+ * createGuided.execute.ts, loaded on the first run.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { IdeaSelection } from '../../../../shared/catalogue';
-import type { GuidedInput } from '../../../../shared/client';
-import { GUIDED_OPERATION } from '../../../../shared/catalogue';
-import { guidedInputFrom, runGuided } from '../../../../shared/client';
-import { concurrencyOf, forEachItem } from '../../helpers/execute';
+import type { IdeaSelection } from '../../../../shared/catalogue/definitions';
+import { GUIDED_OPERATION } from '../../../../shared/catalogue/definitions';
 import { showFor, specFields } from '../../helpers/fields';
 import type { FieldOverrides } from '../../helpers/layout';
 import type { OperationMeta } from '../../helpers/operation-picker';
 import { concurrencyOption, maxQuotaWaitOption, optionsCollection } from '../../helpers/options';
 import { actionOf, imperative, sentence } from '../../helpers/wording';
-import { readFields } from '../../helpers/input';
 import { paidMemoryOption, resendUnclearOption } from '../../helpers/paid';
 
 export const OPERATION = 'createGuided';
@@ -71,34 +68,12 @@ export const description: INodeProperties[] = [
 	...optionsCollection(display, [concurrencyOption(), maxQuotaWaitOption(), resendUnclearOption(), paidMemoryOption()]),
 ];
 
-/** The parameters of one item → the run's input (the mapping is the core's, shared with Zapier). */
-export function readGuidedInput(ctx: IExecuteFunctions, itemIndex: number): GuidedInput {
-	return guidedInputFrom(readFields(ctx, GUIDED_OPERATION.fields, OPERATION, itemIndex, OVERRIDES));
-}
-
 /**
  * Each item runs its own creation workflow; items run in parallel (Options ›
  * Concurrency), while the steps of one workflow run one after the other, so
  * no two calls are ever on the same workflow at once (WORKFLOW_BUSY).
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const concurrency = concurrencyOf(this, 'startPostCreation');
-	return await forEachItem.call(
-		this,
-		items,
-		'startPostCreation',
-		async (itemIndex, client, memo) => {
-			const result = await runGuided(client, readGuidedInput(this, itemIndex), { memo });
-			return {
-				text: result.text,
-				ready: result.ready,
-				verdict: result.verdict,
-				workflowId: result.workflowId,
-				refinements: result.refinements,
-				idea: result.idea,
-				questions: result.questions,
-			} as IDataObject;
-		},
-		{ concurrency },
-	);
+	const { executeGuided } = await import('./createGuided.execute');
+	return await executeGuided.call(this, items, { operation: OPERATION, overrides: OVERRIDES });
 }

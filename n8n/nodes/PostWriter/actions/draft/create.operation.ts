@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { callForEachItem } from '../../helpers/execute';
+import { callForEachItem } from '../../helpers/run';
 import { operationFields } from '../../helpers/fields';
 
 const KEY = 'createDraft';

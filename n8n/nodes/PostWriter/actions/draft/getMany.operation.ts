@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { listForEachItem } from '../../helpers/execute';
+import { listForEachItem } from '../../helpers/run';
 import { operationFields, paginationFields } from '../../helpers/fields';
 
 const KEY = 'listDrafts';
