@@ -172,9 +172,7 @@ export function metricValue(raw: unknown, name: string): number | undefined {
 export function readPost(raw: unknown): Post {
 	const { labelled, rest } = readFields(asObj(raw), specs().post);
 	const metrics = readMetrics(rest);
-	const out: Obj = { ...labelled };
-	if (metrics) out.metrics = metrics;
-	return { ...out, ...rest } as Post;
+	return (metrics ? { ...labelled, metrics, ...rest } : { ...labelled, ...rest }) as Post;
 }
 
 /** A draft or scheduled post: id, text, status, scheduledAt, createdAt, updatedAt. */
