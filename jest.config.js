@@ -10,7 +10,8 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/', '<rootDir>/test/verify/', '<rootDir>/test/grid/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
-	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts', '<rootDir>/test/setup/zapier-memory-guard.ts'],
+	// async-context.ts first: it stops the async context of the files before this one from taxing every promise of it.
+	setupFilesAfterEnv: ['<rootDir>/test/setup/async-context.ts', '<rootDir>/test/setup/pacers.ts', '<rootDir>/test/setup/zapier-memory-guard.ts'],
 	// With no timings cached (a fresh clone), the slowest files first rather than the largest.
 	testSequencer: '<rootDir>/test/setup/sequencer.js',
 	// nock's interceptor is touched after jest's soft cleanup of globals between files; that cleanup only warns (JEST-01).
