@@ -206,22 +206,31 @@ export function readFields(raw: Obj, spec: CompiledSpec): ReadResult {
 	const { base, view } = unnest(raw, spec.nestKeys);
 	const index = indexKeys(view);
 	const labelled: Obj = {};
-	const rest: Obj = { ...base };
+	// `rest` is `base` less the keys in `gone`, plus `originals`, built once at the end: deleting keys one by one from
+	// a copy made it a slow (dictionary) object for everything after. The keys are those the deletes removed, in the
+	// same order; no key a reader finds (an alias) is a property of Object.prototype, so own keys are all that count.
+	const gone = new Set<string>();
+	const inRest = (key: string) => Object.hasOwn(base, key) && !gone.has(key);
 	for (const [field, rule] of spec.fieldList) {
 		const found = findField(view, index, rule);
 		if (!found) continue;
 		labelled[field] = found.value;
-		if (found.consumed && found.key in rest && sameValue(rest[found.key], view[found.key])) delete rest[found.key];
+		if (found.consumed && inRest(found.key) && sameValue(base[found.key], view[found.key])) gone.add(found.key);
 	}
+	let originals: Map<string, unknown> | undefined;
 	for (const field of Object.keys(labelled)) {
 		// A labelled key whose own value could not be read, while a synonym's could: kept beside it.
-		if (field in rest) {
-			if (!sameValue(rest[field], labelled[field]) && readValue(spec.fields[field].type, rest[field]) === MISSING && rest[field] !== null) {
-				rest[`${field}Original`] = rest[field];
+		if (inRest(field)) {
+			const value = base[field];
+			if (!sameValue(value, labelled[field]) && readValue(spec.fields[field].type, value) === MISSING && value !== null) {
+				(originals ??= new Map()).set(`${field}Original`, value);
 			}
-			delete rest[field];
+			gone.add(field);
 		}
 	}
+	const rest: Obj = {};
+	for (const key of Object.keys(base)) if (!gone.has(key)) rest[key] = originals?.has(key) ? originals.get(key) : base[key];
+	if (originals) for (const [key, value] of originals) if (!(key in rest)) rest[key] = value;
 	return { labelled, rest, view, index };
 }
 
