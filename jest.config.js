@@ -8,9 +8,11 @@ module.exports = {
 	// verification projects on the built package and the workflows (npm run verify:n8n, validate:workflows),
 	// and the statistical sweep of S8 over 30 seeds (npm run test:grid, about 30 s of one core).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/e2e/', '<rootDir>/test/verify/', '<rootDir>/test/grid/'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
+	// ts-jest, then each module's own bindings of the builtins it uses: a global lookup inside jest's vm context is slow (test/setup/transform.js).
+	transform: { '^.+\\.ts$': ['<rootDir>/test/setup/transform.js', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 30000,
-	setupFilesAfterEnv: ['<rootDir>/test/setup/pacers.ts', '<rootDir>/test/setup/zapier-memory-guard.ts'],
+	// async-context.ts first: it stops the async context of the files before this one from taxing every promise of it.
+	setupFilesAfterEnv: ['<rootDir>/test/setup/async-context.ts', '<rootDir>/test/setup/pacers.ts', '<rootDir>/test/setup/zapier-memory-guard.ts'],
 	// With no timings cached (a fresh clone), the slowest files first rather than the largest.
 	testSequencer: '<rootDir>/test/setup/sequencer.js',
 	// nock's interceptor is touched after jest's soft cleanup of globals between files; that cleanup only warns (JEST-01).

@@ -28,30 +28,45 @@ export function isKnownZone(zone: unknown): zone is string {
 	}
 }
 
+/**
+ * The wall clock of a zone as a function of the instant: one formatter for every instant asked, made on the
+ * first (making one is most of the cost of reading a wall clock, and a poll reads one per event).
+ */
+export function zoneClock(zone: string): (ms: number) => ZonedParts {
+	let format: Intl.DateTimeFormat | undefined;
+	return (ms) => {
+		format ??= new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		});
+		const out: Record<string, number> = {};
+		for (const part of format.formatToParts(new Date(ms))) {
+			if (part.type !== 'literal') out[part.type] = Number(part.value);
+		}
+		return { year: out.year, month: out.month, day: out.day, hour: out.hour % 24, minute: out.minute, second: out.second };
+	};
+}
+
 export function partsInZone(ms: number, zone: string): ZonedParts {
-	const format = new Intl.DateTimeFormat('en-US', {
-		timeZone: zone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	});
-	const out: Record<string, number> = {};
-	for (const part of format.formatToParts(new Date(ms))) {
-		if (part.type !== 'literal') out[part.type] = Number(part.value);
-	}
-	return { year: out.year, month: out.month, day: out.day, hour: out.hour % 24, minute: out.minute, second: out.second };
+	return zoneClock(zone)(ms);
+}
+
+/** The offset (ms) of a wall clock `p` read at the instant `utcMs`. */
+function offsetOf(utcMs: number, p: ZonedParts): number {
+	const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+	const wholeSeconds = utcMs - (((utcMs % 1000) + 1000) % 1000);
+	return asUtc - wholeSeconds;
 }
 
 /** The offset of a zone at an instant, in ms (local wall time minus UTC). */
 export function zoneOffsetMs(utcMs: number, zone: string): number {
-	const p = partsInZone(utcMs, zone);
-	const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-	const wholeSeconds = utcMs - (((utcMs % 1000) + 1000) % 1000);
-	return asUtc - wholeSeconds;
+	return offsetOf(utcMs, partsInZone(utcMs, zone));
 }
 
 /** The offset of a zone at an instant, in minutes east of UTC. */
@@ -83,9 +98,17 @@ export function ymdInZone(ms: number, zone: string): string {
 
 /** ISO 8601 in the zone with its numeric offset, e.g. 2026-11-24T09:30:00+01:00 (UTC gives +00:00). */
 export function isoInZone(ms: number, zone: string): string {
-	const p = partsInZone(ms, zone);
-	const off = offsetMinutes(ms, zone);
-	const sign = off < 0 ? '-' : '+';
-	const abs = Math.abs(off);
-	return `${ymdOf(p)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+	return isoInZoneOf(zone)(ms);
+}
+
+/** isoInZone for many instants of one zone, with one formatter (zoneClock); the wall clock read once gives the offset too. */
+export function isoInZoneOf(zone: string): (ms: number) => string {
+	const clock = zoneClock(zone);
+	return (ms) => {
+		const p = clock(ms);
+		const off = Math.round(offsetOf(ms, p) / 60_000);
+		const sign = off < 0 ? '-' : '+';
+		const abs = Math.abs(off);
+		return `${ymdOf(p)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+	};
 }

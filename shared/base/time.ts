@@ -17,21 +17,25 @@ const ZONELESS = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 /** Below this an epoch number is in seconds, below EPOCH_US_FROM in milliseconds, above in microseconds. */
 const EPOCH_MS_FROM = 1e11;
 const EPOCH_US_FROM = 1e14;
+/** The largest time a Date can hold (epoch ms): 100 million days. */
+const MAX_TIME = 8.64e15;
 
 /** The time (epoch milliseconds) a value stands for, by the rules above. */
 export function timeOf(value: unknown): number | undefined {
 	let ms: number;
-	if (typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value.trim()))) {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	if (typeof value === 'number' || (text !== undefined && NUMERIC.test(text))) {
 		const n = Number(value);
 		if (!Number.isFinite(n) || n <= 0) return undefined;
 		ms = n < EPOCH_MS_FROM ? n * 1000 : n < EPOCH_US_FROM ? n : n / 1000;
-	} else if (typeof value === 'string' && value.trim() !== '') {
-		const text = value.trim();
+	} else if (text !== undefined && text !== '') {
 		const zoneless = ZONELESS.exec(text);
 		ms = Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text);
 	} else return undefined;
-	if (!Number.isFinite(ms) || ms <= 0 || Number.isNaN(new Date(Math.round(ms)).getTime())) return undefined;
-	return Math.round(ms);
+	if (!Number.isFinite(ms) || ms <= 0) return undefined;
+	const rounded = Math.round(ms);
+	// A Date holds at most MAX_TIME ms either side of 1970 (what `new Date(rounded)` checked, without making one).
+	return rounded > MAX_TIME ? undefined : rounded;
 }
 
 /** The same time as ISO 8601 UTC text. */

@@ -8,9 +8,11 @@
  * found, and the package's labelled metrics (likes, comments, shares,
  * impressions) are filled from any of them.
  *
- * A leaf of the core, pure string work: it imports nothing (post-records.ts,
- * which reads the values, is three files deep in the core's import chains).
+ * Pure string work: it imports only keyOf, from field-reader.ts
+ * (post-records.ts, which reads the values, is three files deep in the core's
+ * import chains).
  */
+import { keyOf } from './field-reader';
 
 /** The labelled metrics of a post, each with the words that name it, its own first (a `likes` beats a `reactions`). */
 export const LABELLED_METRICS = {
@@ -22,8 +24,8 @@ export const LABELLED_METRICS = {
 
 export type LabelledMetric = keyof typeof LABELLED_METRICS;
 
-/** A name reduced as post-records.ts's keyOf reduces keys: `like_count`, `LikeCount` and `likeCount` are one name. */
-const reduce = (name: string) => name.replace(/[^a-z0-9]/gi, '').toLowerCase();
+/** A name reduced as keys are (keyOf): `like_count`, `LikeCount` and `likeCount` are one name. */
+const reduce = keyOf;
 
 /** The prefixes and suffixes of a count around its word: `num_likes`, `total_likes`, `like_count`, `likes_total`. */
 const PREFIXES = ['num', 'total'];

@@ -50,10 +50,11 @@ const metricRead = once(
  * the top of the record. The containers merged (and the metrics moved) leave `rest`.
  */
 function readMetrics(rest: Obj): Obj | undefined {
-	const rank = (k: string) => (keyOf(k) === 'metrics' ? 0 : isKnownMetricContainer(k) ? 1 : 2);
-	const containers = Object.keys(rest)
-		.filter((k) => isMetricContainer(k, rest[k]))
-		.sort((a, b) => rank(a) - rank(b));
+	const containers = Object.keys(rest).filter((k) => isMetricContainer(k, rest[k]));
+	if (containers.length > 1) {
+		const rank = (k: string) => (keyOf(k) === 'metrics' ? 0 : isKnownMetricContainer(k) ? 1 : 2);
+		containers.sort((a, b) => rank(a) - rank(b));
+	}
 	const merged: Obj = {};
 	for (const c of containers) {
 		const inner = rest[c] as Obj;
@@ -64,13 +65,14 @@ function readMetrics(rest: Obj): Obj | undefined {
 	}
 	const index = indexKeys(merged);
 	const metrics: Obj = {};
-	const others: Obj = { ...merged };
+	/** The keys of `merged` that are not other metrics: the labelled ones found, and any named as a labelled metric. */
+	const labelledKeys = new Set<string>();
 	let restIndex: Map<string, string[]> | undefined;
 	for (const metric of Object.keys(LABELLED_METRICS) as LabelledMetric[]) {
 		const found = findField(merged, index, metricRead()[metric]);
 		if (found) {
 			metrics[metric] = found.value;
-			if (sameValue(others[found.key], merged[found.key])) delete others[found.key];
+			labelledKeys.add(found.key);
 			continue;
 		}
 		// At the top of the record (a number only: `comments` may also be the list of comments).
@@ -81,8 +83,10 @@ function readMetrics(rest: Obj): Obj | undefined {
 			restIndex = undefined; // a key left rest
 		}
 	}
-	for (const name of Object.keys(metrics)) delete others[name];
-	const out = { ...metrics, ...others };
+	for (const name of Object.keys(metrics)) labelledKeys.add(name);
+	// The labelled metrics, then the others in merged's order (merged has no own __proto__: Object.assign set it).
+	const out: Obj = { ...metrics };
+	for (const key of Object.keys(merged)) if (!labelledKeys.has(key)) out[key] = merged[key];
 	return Object.keys(out).length > 0 || containers.length > 0 ? out : undefined;
 }
 
@@ -174,7 +178,9 @@ export function readPost(raw: unknown): Post {
 	const metrics = readMetrics(rest);
 	const out: Obj = { ...labelled };
 	if (metrics) out.metrics = metrics;
-	return { ...out, ...rest } as Post;
+	// rest's keys are its own strings, none of them __proto__ (readFields builds it key by key): assigned as the spread would.
+	for (const key of Object.keys(rest)) out[key] = rest[key];
+	return out as Post;
 }
 
 /** A draft or scheduled post: id, text, status, scheduledAt, createdAt, updatedAt. */

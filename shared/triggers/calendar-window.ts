@@ -37,13 +37,14 @@ export function upcomingKey(entry: CalendarEntry): string {
 
 /** Scheduled entries whose time lies in (now, now + lookahead], soonest first. */
 export function upcomingEntries(entries: CalendarEntry[], now: number, lookaheadMs: number): CalendarEntry[] {
-	return entries
-		.filter((e) => e.type === 'scheduled')
-		.filter((e) => {
-			const t = Date.parse(e.date);
-			return !Number.isNaN(t) && t > now && t <= now + lookaheadMs;
-		})
-		.sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
+	// Each time parsed once, not again at every comparison of the sort.
+	const timed: Array<{ entry: CalendarEntry; at: number }> = [];
+	for (const entry of entries) {
+		if (entry.type !== 'scheduled') continue;
+		const at = Date.parse(entry.date);
+		if (!Number.isNaN(at) && at > now && at <= now + lookaheadMs) timed.push({ entry, at });
+	}
+	return timed.sort((a, b) => a.at - b.at).map((t) => t.entry);
 }
 
 /** n8n's item for an upcoming entry: the entry, its draft, its time as ISO and the minutes left. */

@@ -6,7 +6,7 @@
 import { isKnownZone, isoInZone } from '../../shared/base';
 
 /** Kept here for the triggers, which take their time helpers from this file. */
-export { isoInZone } from '../../shared/base';
+export { isoInZone, isoInZoneOf } from '../../shared/base';
 export { calendarWindowInZone } from '../../shared/triggers';
 
 /** The user's zone from the bundle, or UTC when missing or unknown. */

@@ -10,7 +10,7 @@ import type { Obj } from '../../../shared/base';
 import type { EventInput, TriggerWarning, TriggerKey } from '../../../shared/triggers';
 import { TRIGGER_EVENTS, getTrigger, platformField } from '../../../shared/triggers';
 import { clientFor } from '../client';
-import { isoInZone, zoneOf } from '../time';
+import { isoInZoneOf, zoneOf } from '../time';
 import { reportUnreadable } from '../unreadable';
 import { MAX_PAGES, PAGE_SIZE, pollCount, reportStalled } from './paging';
 
@@ -23,12 +23,13 @@ function eventInput(key: TriggerKey, inputData: Record<string, unknown>): EventI
  * Each time field the declaration names (zapier.localTimes) gets a twin
  * `<field>Local` in the user's zone, null when the field holds no time. The
  * twin takes the place the event's output keeps for it, else comes last.
+ * `inZone` is isoInZoneOf(the zone), one formatter for the whole poll.
  */
-function withLocalTimes<E extends Obj>(event: E, fields: readonly string[], zone: string): E {
+function withLocalTimes<E extends Obj>(event: E, fields: readonly string[], inZone: (ms: number) => string): E {
 	const out: Obj = { ...event };
 	for (const field of fields) {
 		const value = event[field];
-		out[`${field}Local`] = typeof value === 'string' ? isoInZone(Date.parse(value), zone) : null;
+		out[`${field}Local`] = typeof value === 'string' ? inZone(Date.parse(value)) : null;
 	}
 	return out as E;
 }
@@ -56,5 +57,6 @@ export async function pollEvent(z: ZObject, bundle: Bundle, key: TriggerKey): Pr
 		zone,
 	});
 	report(z, bundle, label, found.warnings);
-	return found.events.map((event) => withLocalTimes(event, spec.zapier?.localTimes ?? [], zone));
+	const inZone = isoInZoneOf(zone);
+	return found.events.map((event) => withLocalTimes(event, spec.zapier?.localTimes ?? [], inZone));
 }
