@@ -1073,7 +1073,8 @@ describe('sandbox: CLI', () => {
 			const values = await new Promise<Record<string, string>>((resolve, reject) => {
 				let out = '';
 				let err = '';
-				const timer = setTimeout(() => reject(new Error(`CLI did not print its lines in time. stdout: ${out} stderr: ${err}`)), 15_000);
+				// ts-node compiles the sandbox first: about 3 s alone, over 15 s once on 2 cores at a load of 10.
+				const timer = setTimeout(() => reject(new Error(`CLI did not print its lines in time. stdout: ${out} stderr: ${err}`)), 25_000);
 				child.stderr.on('data', (c: Buffer) => {
 					err += c.toString();
 				});
@@ -1115,5 +1116,5 @@ describe('sandbox: CLI', () => {
 			child.stdout.destroy();
 			child.stderr.destroy();
 		}
-	}, 30_000);
+	}, 45_000);
 });
