@@ -6,7 +6,7 @@
  */
 import type { HeaderValue } from '../base';
 import { headerValue } from '../base';
-import { SAME_WINDOW_MS } from '../pacing';
+import { SAME_WINDOW_MS, type RateWindow } from '../pacing';
 
 /** The server's clock as the answers' `Date` headers show it (pacing's ServerClock); without one, ours. */
 export interface ServerTime {
@@ -126,19 +126,8 @@ export function parseSfList(raw: string | undefined): SfItem[] {
 
 const sfNumber = (v: string | undefined): number | undefined => (v !== undefined && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
 
-/**
- * The quota an answer reports, from whichever fields it sends (RATE_FIELD_FAMILIES, the IETF fields).
- */
-export interface RateLimitInfo {
-	limit?: number;
-	remaining?: number;
-	/** When the window ends, on our clock (ms). */
-	resetAt?: number;
-	/** False when `resetAt` is rounded to the second (whole seconds, an epoch in seconds, a date, the IETF `t`): not a window end to hold calls for. */
-	resetExact?: boolean;
-	/** The window's length (ms), from the IETF policy's `w` (or the older draft's `;w=`). */
-	windowMs?: number;
-}
+/** The quota an answer reports, from whichever fields it sends (RATE_FIELD_FAMILIES, the IETF fields): what the pacing learns from (pacing's RateWindow). */
+export type RateLimitInfo = RateWindow;
 
 /** The IETF fields: the policy that matches the `RateLimit` item (by name), or the one with the least remaining. */
 function readIetf(headers: Record<string, HeaderValue> | undefined): { limit?: number; remaining?: number; windowMs?: number; resetInMs?: number } {

@@ -178,8 +178,8 @@ export class Pacer {
 				}
 				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
 				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
-				// Without exact ends, alone on the key: what our own window leaves may go (not a whole window: it may be spent).
-				if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(paused, lane.window.leftInSpan(paused) ?? 0);
+				// Not a whole window: it may be spent.
+				this.ownWindowGoes(lane, paused);
 				continue;
 			}
 			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
@@ -211,8 +211,12 @@ export class Pacer {
 	private shareNext(lane: Lane, at: number, filledByOurs: boolean): void {
 		const share = lane.window.shareOfNext(at, filledByOurs);
 		if (share !== undefined) lane.rate.onWindowStart(at, share);
-		// Without exact ends, alone on the key: what our own window leaves may go at once (told-burst.ts).
-		else if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
+		else this.ownWindowGoes(lane, at);
+	}
+
+	/** Without exact ends, alone on the key: what our own window leaves may go at once (told-burst.ts). */
+	private ownWindowGoes(lane: Lane, at: number): void {
+		if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
 	}
 
 	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */
@@ -249,7 +253,7 @@ export class Pacer {
 			const first = span !== undefined && !lane.rate.burstsOver(span);
 			lane.rate.setCeiling(lane.window.toldRate(), span);
 			// The first answer that lets a told window's calls go together: the calls it leaves go now, not a token apart.
-			if (first && !lane.window.exact) lane.rate.onWindowStart(now, lane.window.leftInSpan(now) ?? 0);
+			if (first) this.ownWindowGoes(lane, now);
 		}
 		this.wakeWaiters();
 	}

@@ -15,7 +15,7 @@
 import { LearnedLength, SAME_WINDOW_MS } from './learned-length';
 import { ToldBurst } from './told-burst';
 
-/** What one answer says of the quota (read by readRateLimit in response.ts). */
+/** What one answer says of the quota (read by readRateLimit in client/rate-fields.ts). */
 export interface RateWindow {
 	/** Calls allowed per window. */
 	limit?: number;
