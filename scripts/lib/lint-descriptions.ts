@@ -9,9 +9,8 @@
  * and lints those files with eslint-plugin-n8n-nodes-base's `nodes` and
  * `credentials` rule sets as @n8n/node-cli applies them (n8n-lint-rules.ts).
  *
- * Used by scripts/lint-descriptions.ts (built classes, from n8n/package.json's
- * "n8n" field) and by test/n8n/description-lint.test.ts (the TypeScript source
- * classes, through ts-jest).
+ * Used by scripts/lint-descriptions.ts: the built classes, from n8n/package.json's
+ * "n8n" field (verify:n8n), or their TypeScript sources (`npm run lint`).
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,6 +102,21 @@ export function entriesFromPackage(packageDir: string): DescriptionEntry[] {
 		return classOf(loadModule(file) as Record<string, unknown>, rel);
 	};
 	return [...(field.nodes ?? []).map((rel) => nodeEntry(load(rel), rel)), ...(field.credentials ?? []).map((rel) => credentialEntry(load(rel), rel))];
+}
+
+/**
+ * The node and credential classes of the package's TypeScript sources: the .ts file of each path its package.json
+ * "n8n" field lists (dist/nodes/X/X.node.js -> nodes/X/X.node.ts), loaded by the running ts-node. No build needed.
+ */
+export function entriesFromSource(packageDir: string): DescriptionEntry[] {
+	const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { n8n?: { nodes?: string[]; credentials?: string[] } };
+	const field = pkg.n8n ?? {};
+	const load = (rel: string, kind: 'nodes' | 'credentials'): ClassOf<object> => {
+		const file = path.resolve(packageDir, lintPath(rel, kind));
+		if (!fs.existsSync(file)) throw new Error(`${rel} (listed in package.json "n8n") has no source at ${path.relative(packageDir, file)}`);
+		return classOf(loadModule(file) as Record<string, unknown>, rel);
+	};
+	return [...(field.nodes ?? []).map((rel) => nodeEntry(load(rel, 'nodes'), rel)), ...(field.credentials ?? []).map((rel) => credentialEntry(load(rel, 'credentials'), rel))];
 }
 
 /**

@@ -31,20 +31,32 @@ export function calendarWindowInZone(now: number, lookaheadMs: number, zone: str
 	};
 }
 
-export function upcomingKey(entry: CalendarEntry): string {
-	return `${entry.draftId ?? entry.id}:${new Date(Date.parse(entry.date)).toISOString()}`;
+/** What fires once: a draft at one scheduled time (`at`: that time, parsed from its date, when the caller has it). */
+export function upcomingKey(entry: CalendarEntry, at: number = Date.parse(entry.date)): string {
+	return `${entry.draftId ?? entry.id}:${new Date(at).toISOString()}`;
 }
 
-/** Scheduled entries whose time lies in (now, now + lookahead], soonest first. */
-export function upcomingEntries(entries: CalendarEntry[], now: number, lookaheadMs: number): CalendarEntry[] {
+/** A scheduled entry with its time parsed. */
+export interface TimedEntry {
+	entry: CalendarEntry;
+	at: number;
+}
+
+/** Scheduled entries whose time lies in (now, now + lookahead], soonest first, each with its time. */
+export function upcomingTimed(entries: CalendarEntry[], now: number, lookaheadMs: number): TimedEntry[] {
 	// Each time parsed once, not again at every comparison of the sort.
-	const timed: Array<{ entry: CalendarEntry; at: number }> = [];
+	const timed: TimedEntry[] = [];
 	for (const entry of entries) {
 		if (entry.type !== 'scheduled') continue;
 		const at = Date.parse(entry.date);
 		if (!Number.isNaN(at) && at > now && at <= now + lookaheadMs) timed.push({ entry, at });
 	}
-	return timed.sort((a, b) => a.at - b.at).map((t) => t.entry);
+	return timed.sort((a, b) => a.at - b.at);
+}
+
+/** Scheduled entries whose time lies in (now, now + lookahead], soonest first. */
+export function upcomingEntries(entries: CalendarEntry[], now: number, lookaheadMs: number): CalendarEntry[] {
+	return upcomingTimed(entries, now, lookaheadMs).map((t) => t.entry);
 }
 
 /** n8n's item for an upcoming entry: the entry, its draft, its time as ISO and the minutes left. */

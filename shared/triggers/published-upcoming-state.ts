@@ -20,7 +20,7 @@ import { MAX_LOOKAHEAD_DAYS } from './field-options';
 import type { NotifyUnit } from './field-options';
 import type { PostWatermarkState } from './watermark';
 import { MAX_IDS_AT_WATERMARK } from './watermark';
-import { upcomingEntries, upcomingKey } from './calendar-window';
+import { upcomingKey, upcomingTimed } from './calendar-window';
 
 
 /**
@@ -137,10 +137,10 @@ export function selectUpcoming(
 	for (const [k, t] of Object.entries(state.fired ?? {})) if (t > now) fired[k] = t;
 	let firedThrough = state.firedThrough !== undefined && state.firedThrough > now ? state.firedThrough : undefined;
 	const fresh: CalendarEntry[] = [];
-	for (const entry of upcomingEntries(entries, now, lookaheadMs)) {
-		const key = upcomingKey(entry);
-		const at = Date.parse(entry.date);
-		if (key in fired || (firedThrough !== undefined && at <= firedThrough)) continue;
+	for (const { entry, at } of upcomingTimed(entries, now, lookaheadMs)) {
+		if (firedThrough !== undefined && at <= firedThrough) continue;
+		const key = upcomingKey(entry, at);
+		if (key in fired) continue;
 		fired[key] = at;
 		fresh.push(entry);
 	}

@@ -150,10 +150,11 @@ describe('creates', () => {
 	});
 
 	test('Create Guided Post stays inside Zapier’s 30 s on a slow service, and names the workflow', async () => {
-		// A slow service, on the app's clock: "start" takes 23 s (it answers at once, and the app's clock is moved on
-		// to 23 s after the step began as it answers), then "prepare" takes 5 s for real. The run stops at its 25 s
-		// deadline, in the middle of "prepare": that request's timeout is cut to the 2 s left. Were it not, "prepare"
-		// would answer at 28 s and the run stop before "write". (Waiting 13 s a step for real made this test 25 s long.)
+		// A slow service, on the app's clock: "start" takes 23.8 s (it answers at once, and the app's clock is moved on
+		// to 23.8 s after the step began as it answers), then "prepare" takes 5 s for real. The run stops at its 25 s
+		// deadline, in the middle of "prepare": that request's timeout is cut to the 1.2 s left (a step is begun with at
+		// least MIN_ATTEMPT_MS, 1 s, left). Were it not, "prepare" would answer at 28.8 s and the run stop before
+		// "write". (Waiting 13 s a step for real made this test 25 s long.)
 		const realNow = Date.now.bind(Date);
 		let shift = 0;
 		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
@@ -161,7 +162,7 @@ describe('creates', () => {
 		sb.configure({
 			log: (line) => {
 				if (!/\/creation\/ideas -> 200$/.test(line)) return;
-				shift = started + 23_000 - realNow();
+				shift = started + 23_800 - realNow();
 				sb.configure({ creationLatencyMs: 5_000 });
 			},
 		});

@@ -3,6 +3,7 @@
  * sandbox with the static data persisted between them, as n8n does.
  * Posts are published by scheduling drafts at chosen times on the sandbox
  * clock (the sandbox publishes a due draft with publishedAt = its time).
+ * 10,000 posts: newPublishedPost.soak.test.ts (npm run test:soak).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -199,44 +200,6 @@ describe('New Published Post', () => {
 		await expect(poll({ credentials, params: event, staticData })).rejects.toBeInstanceOf(NodeApiError);
 		expect(staticData).toEqual({});
 	});
-
-	test('state stays bounded after 10,000 posts, and a burst of 1,200 between two polls is read in full', async () => {
-		await start();
-		const { staticData, transport } = newTriggerNode();
-		await poll({ credentials, params: event, staticData, transport });
-		const existing = new Set(account().posts.map((p) => p.id));
-		const fired = new Set<string>();
-		let duplicates = 0;
-		const rnd = random(42);
-		let published = 0;
-		let maxSize = 0;
-		while (published < 10_000) {
-			const before = sb.clock.now();
-			sb.clock.advance(5 * MINUTE);
-			const burst = published === 5_000 ? 1_200 : 100;
-			const times = Array.from({ length: burst }, () => before + 1 + Math.floor(rnd() * 5 * MINUTE));
-			// Every tenth post shares its millisecond with another one.
-			for (let i = 0; i < times.length; i += 10) times[i] = times[(i + 1) % times.length];
-			publishAt(times);
-			published += burst;
-			transport.reset();
-			const { items } = await poll({ credentials, params: event, staticData, transport });
-			if (burst === 1_200) expect(transport.requests.length).toBe(Math.ceil(1_200 / PAGE_SIZE) + 1);
-			for (const item of items) {
-				if (fired.has(String(item.id))) duplicates++;
-				fired.add(String(item.id));
-			}
-			maxSize = Math.max(maxSize, JSON.stringify(staticData).length);
-		}
-		const expected = account().posts.filter((p) => !existing.has(p.id));
-		expect(expected.length).toBeGreaterThanOrEqual(10_000);
-		expect(duplicates).toBe(0);
-		expect(fired.size).toBe(expected.length);
-		expect(expected.every((p) => fired.has(p.id))).toBe(true);
-		const size = JSON.stringify(staticData).length;
-		process.stdout.write(`New Published Post state after ${expected.length} posts: ${size} bytes of JSON (largest seen ${maxSize})\n`);
-		expect(maxSize).toBeLessThan(4096);
-	}, 120_000);
 
 	test('Fetch Test Event returns the latest post without touching the state', async () => {
 		await start();
