@@ -69,7 +69,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_BLOCKS, BENCH_CHART_FILE, CHART_FIGURES, GRID_CHART_FILE, GRID_SUBTITLE, batchChart, gridChart, withChartFigure } from './lib/bench-charts';
-import { runS8, s8ChartRows, s8Misses, s8Tables } from './lib/bench-s8';
+import { runS8 } from './lib/bench-s8';
+import { s8ChartRows, s8Misses, s8Tables } from './lib/s8-results';
 import { blockEnd, blockStart, replaceBetween } from './lib/generated-blocks';
 import { BASELINE_COMMIT, extractBaseline } from './lib/bench-executions';
 import { prepareWorkers, stopWorkers } from './lib/bench-processes';

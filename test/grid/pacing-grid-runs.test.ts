@@ -7,7 +7,8 @@
  *   from that spread: drawing runs from these seeds, a whole grid seldom misses the comparison where no form is slower.
  * It runs on its own (npm run test:grid, a step of CI), not in `npm test`: its 540 runs take about 30 s of one core.
  */
-import { meanRun, S8_PROCESS_RUNS } from '../../scripts/lib/bench-s8';
+import { S8_PROCESS_RUNS } from '../../scripts/lib/bench-targets';
+import { meanRun } from '../../scripts/lib/s8-results';
 import { gridCases, GRID_FORMS, GRID_TARGETS, type GridResult } from '../../scripts/lib/pacing-grid';
 import { runGridCase } from '../helpers/pacing-grid';
 

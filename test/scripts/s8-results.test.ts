@@ -1,9 +1,10 @@
 /**
- * S8's repeated three-process cases (scripts/lib/bench-s8.ts): the mean of the runs is the case's result, its
+ * S8's repeated three-process cases (scripts/lib/s8-results.ts): the mean of the runs is the case's result, its
  * failures, credits and 429s are counted over every run, the runs take turns with the other forms, and the tables
  * show the runs' spread.
  */
-import { meanRun, s8Misses, s8Schedule, s8Tables, S8_PROCESS_RUNS } from '../../scripts/lib/bench-s8';
+import { S8_PROCESS_RUNS } from '../../scripts/lib/bench-targets';
+import { meanRun, s8Misses, s8Schedule, s8Tables } from '../../scripts/lib/s8-results';
 import { gridCases } from '../../scripts/lib/pacing-grid';
 import type { GridResult } from '../../scripts/lib/pacing-grid';
 
