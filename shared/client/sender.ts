@@ -128,7 +128,11 @@ export class Sender {
 			const refusal = error instanceof RateLimitedError || error instanceof WorkflowBusyError;
 			if (refusal) {
 				refusals++;
-				firstRefusalAt ??= this.now();
+				// The quota's budget counts the time in which the quota let none of this operation's calls through: a call
+				// waiting its turn while others of the key's go is not stuck (three processes at 25 per 60 s had items run
+				// out of 5 minutes behind their own process's calls). WORKFLOW_BUSY concerns its workflow: counted from its first.
+				const moving = error instanceof RateLimitedError && firstRefusalAt !== undefined && this.pacer.answeredSince(key, firstRefusalAt);
+				if (firstRefusalAt === undefined || moving) firstRefusalAt = this.now();
 			}
 			const decision = decideRetry(
 				error,

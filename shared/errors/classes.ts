@@ -118,7 +118,7 @@ export class ValidationError extends PostWriterError {
 
 /** The quota's time budget that ran out: what the message names. */
 export interface QuotaBudget {
-	/** The budget (ms) and the time waited (ms). */
+	/** The budget (ms) and the time waited (ms): for a 429, since the quota last let one of the operation's calls through. */
 	budgetMs: number;
 	waitedMs: number;
 	/** Refusals of the call. */
@@ -138,7 +138,7 @@ function budgetText(b: QuotaBudget, delayMs: number | undefined): string {
 	if (b.refusals <= 1 && delayMs !== undefined) {
 		return `the service asks to wait ${duration(delayMs)}, longer than the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
 	}
-	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${duration(b.waitedMs)} for the quota; one more wait would pass the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
+	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${duration(b.waitedMs)} for the quota with none of these calls let through; one more wait would pass the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
 }
 
 /** The server refused the call for now: safe to send again later. */

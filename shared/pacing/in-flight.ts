@@ -13,6 +13,8 @@ export class InFlight {
 	latencyMs?: number;
 	/** Most calls in flight at once so far. */
 	peak = 0;
+	/** When the last answered call (any status but a refusal: the quota let it through) was answered. */
+	lastAnsweredAt = -Infinity;
 
 	get count(): number {
 		return this.flying.size;
@@ -34,6 +36,7 @@ export class InFlight {
 	end(ticket: number, now: number, answered: boolean): void {
 		const at = this.flying.get(ticket);
 		this.flying.delete(ticket);
+		if (answered) this.lastAnsweredAt = Math.max(this.lastAnsweredAt, now);
 		if (!answered || at === undefined) return;
 		const took = now - at;
 		this.latencyMs = this.latencyMs === undefined ? took : Math.round((1 - AUTO_IN_FLIGHT.smoothing) * this.latencyMs + AUTO_IN_FLIGHT.smoothing * took);

@@ -136,6 +136,11 @@ export class Pacer {
 		return Math.max(0, (this.lanes.get(laneName)?.pausedUntil ?? 0) - this.now());
 	}
 
+	/** Whether the quota let a call of `laneName` through (an answer, not a refusal) after `since`: the lane moves. */
+	answeredSince(laneName: string, since: number): boolean {
+		return (this.lanes.get(laneName)?.flight.lastAnsweredAt ?? -Infinity) > since;
+	}
+
 	/**
 	 * Waits until a call on `lane` may be sent, and takes its slot. Callers of different parties are served
 	 * round robin. A pause after a refusal is always waited, unless it is longer than `maxWaitMs` (then

@@ -22,9 +22,14 @@ const isLong = (c: GridCase) => (c.window?.windowMs ?? 1_000) > 1_000;
  * Each is work left in issue 40.
  */
 const OPEN: Array<{ name: string; applies: (c: GridCase) => boolean; ratio: number; share429: number; failed: number }> = [
-	// Three processes with windows of 10 s and 60 s: each process paces on its own measure; up to 75 % of requests
-	// answered 429 (a 429 with no field), and at 60 s some items run out of the 5-minute quota budget (13 of 240).
-	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c), ratio: 1.1, share429: 0.78, failed: 15 },
+	// Three processes with a 429 that says nothing over a long window: backed off exponentially, one process can go
+	// without a call let through for the 5-minute quota budget while the others take the windows (3 items of 240 at
+	// 60 s); 75 % of requests answered 429.
+	{ name: 'three processes, long windows, a 429 with no field', applies: (c) => c.clients.processes > 1 && isLong(c) && c.form.id === 'none', ratio: 1.1, share429: 0.78, failed: 3 },
+	// Three processes with windows of 10 s and 60 s: each process paces on its own measure, and the first back when a
+	// window opens takes most of it: up to 39 % of requests answered 429. No item fails: the budget counts only time
+	// in which none of the operation's calls got through (13 of 240 ran out of it before, behind their own process's).
+	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c), ratio: 1.1, share429: 0.4, failed: 0 },
 	// A 429 with no field over a long window: backed off exponentially, refused again and again (the window is not
 	// learned from the refusals yet): up to 1.41 × and 57 % answered 429.
 	{ name: 'a 429 with no field, long windows', applies: (c) => c.form.id === 'none' && isLong(c), ratio: 1.45, share429: 0.6, failed: 0 },

@@ -1,7 +1,9 @@
 import nock from 'nock';
 import { NetworkError, RateLimitedError, ServerError, WorkflowBusyError } from '../../../shared/errors';
-import { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry } from '../../../shared/client';
+import { DEFAULT_RETRY_POLICY, PostWriterClient, backoffDelay, decideRetry } from '../../../shared/client';
+import { Pacer } from '../../../shared/pacing';
 import { caught, nockClient } from '../../helpers/fake';
+import { fakeService, pool, virtualTime } from '../../helpers/virtual-time';
 
 const HOST = 'https://api.test.example';
 afterEach(() => nock.cleanAll());
@@ -106,8 +108,32 @@ test('a refusal is retried until the wait for the quota would pass its budget, h
 	expect(scope.pendingMocks()).toHaveLength(1);
 	expect(sleeps).toHaveLength(2);
 	expect(sleeps.every((ms) => ms >= 12_000)).toBe(true);
-	expect(e.message).toMatch(/refused 3 times and waited 2\d s for the quota; one more wait would pass the 30 s allowed \(Options › Maximum Wait for the Quota\)\. The service did not say its quota\. Nothing was charged\./);
+	expect(e.message).toMatch(/refused 3 times and waited 2\d s for the quota with none of these calls let through; one more wait would pass the 30 s allowed \(Options › Maximum Wait for the Quota\)\. The service did not say its quota\. Nothing was charged\./);
 	nock.cleanAll();
+});
+
+test('a 429 budget counts only the time in which none of the operation\'s calls got through: a batch that moves never runs out', async () => {
+	// One call a minute, six calls at once, a budget of 90 s: the last is refused from the start and admitted at about
+	// 5 minutes, behind the others, each let through a window apart. A key that lets nothing through fails once a wait would pass 90 s.
+	const run = async (limit: number) => {
+		const time = virtualTime();
+		const api = fakeService(time, { latencyMs: 200, limit, windowMs: 60_000, headers: 'retry-after', credits: 100 });
+		const pacer = new Pacer({ sleep: time.sleep, now: time.now, random: () => 0.5 });
+		const client = new PostWriterClient({ baseUrl: `${HOST}/api/v1`, send: api.send, sleep: time.sleep, now: time.now, random: () => 0.5, pacer, retry: { maxQuotaWaitMs: 90_000 } });
+		const results = await time.run(pool(6, 6, (i) => client.generatePost({ prompt: `p${i}` })));
+		return { results, elapsed: time.elapsed(), charged: api.stats.charged };
+	};
+	const moving = await run(1);
+	expect(moving.results.every((r) => r.ok)).toBe(true);
+	expect(moving.charged).toBe(6);
+	expect(moving.elapsed).toBeGreaterThan(5 * 60_000);
+	const stuck = await run(0);
+	expect(stuck.results.some((r) => r.ok)).toBe(false);
+	expect(stuck.charged).toBe(0);
+	expect(stuck.elapsed).toBeLessThan(3 * 60_000);
+	const error = (stuck.results[0] as { error: Error }).error;
+	expect(error).toBeInstanceOf(RateLimitedError);
+	expect(error.message).toMatch(/waited \d+ s for the quota with none of these calls let through; one more wait would pass the 90 s allowed/);
 });
 
 test('the budget message names the quota the answers told', async () => {

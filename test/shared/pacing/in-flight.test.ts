@@ -24,3 +24,13 @@ test('a call still out longer than the mean latency counts with its age; failure
 	expect(f.limit(10, 7_000)).toBe(Math.ceil(10 * 5 * AUTO_IN_FLIGHT.headroom));
 	expect(f.peak).toBe(1);
 });
+
+test('the last answer the quota let through is kept (a refusal or a failure is not one): the quota budget reads it', () => {
+	const f = new InFlight();
+	expect(f.lastAnsweredAt).toBe(-Infinity);
+	f.start(1, 0);
+	f.end(1, 300, true);
+	f.start(2, 400);
+	f.end(2, 500, false);
+	expect(f.lastAnsweredAt).toBe(300);
+});

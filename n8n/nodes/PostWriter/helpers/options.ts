@@ -66,7 +66,7 @@ export function maxQuotaWaitOption(): INodeProperties {
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_QUOTA_WAIT_MINUTES, numberPrecision: 1 },
 		default: DEFAULT_MAX_QUOTA_WAIT_MINUTES,
-		description: `Minutes a call refused by the rate limit (429) or WORKFLOW_BUSY keeps waiting and trying again before its item fails (${DEFAULT_MAX_QUOTA_WAIT_MINUTES} when not set). A refused call was not carried out and cost nothing.`,
+		description: `Minutes a call refused by the rate limit (429) or WORKFLOW_BUSY keeps waiting and trying again before its item fails (${DEFAULT_MAX_QUOTA_WAIT_MINUTES} when not set). For a 429, only time in which the quota lets none of the operation's calls through counts: a call waiting its turn behind others that go is not stuck. A refused call was not carried out and cost nothing.`,
 	};
 }
 
