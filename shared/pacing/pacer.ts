@@ -61,11 +61,7 @@ export interface AcquireOptions {
 	waitedUntil?: number;
 }
 
-/**
- * The jitter after a refusal: the clients refused in one full window already come back at the instants their
- * refusals reached them, so a small one (5 % of the delay and 20 ms, at most 250 ms) keeps them apart without
- * idling the key after every refusal.
- */
+/** The jitter after a refusal: small (the refused come back at the instants their refusals reached them), it keeps them apart without idling the key. */
 export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
 
 /** One quota: the calls of one operation (the service counts per endpoint). */
@@ -83,10 +79,8 @@ interface Lane {
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
 export class PauseTooLong extends Error {
-	readonly waitMs: number;
-	constructor(waitMs: number) {
+	constructor(readonly waitMs: number) {
 		super(`the service asked every call to wait ${waitMs} ms`);
-		this.waitMs = waitMs;
 	}
 }
 
