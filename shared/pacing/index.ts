@@ -6,9 +6,11 @@
  * the bounds the platforms show), which code that only describes imports instead.
  */
 export * from './definitions';
+export * from './exact-ends';
 export * from './in-flight';
 export * from './lane-report';
 export * from './learned-length';
+export * from './own-sends';
 export * from './pacer';
 export * from './quota-window';
 export * from './rate-controller';

@@ -8,11 +8,13 @@
  *   then send the next window's calls at once (shareOfNext);
  * - a remaining count without an exact end (no reset, or one in whole seconds) holds nothing: its window's end is
  *   unknown, and waiting for an answer that cannot tell it was the trap (a refusal tells it at once).
- * Whether the answers show room is room-signal.ts's (the pacer asks it beside this). Pure: the caller gives the
- * time of each event.
+ * Its parts: own-sends.ts, our calls not refused; exact-ends.ts, the windows whose exact ends were told;
+ * told-burst.ts, without exact ends, our own windows. Whether the answers show room is room-signal.ts's (the pacer
+ * asks it beside this). Pure: the caller gives the time of each event.
  */
 
-import { LearnedLength, SAME_WINDOW_MS } from './learned-length';
+import { ExactEnds } from './exact-ends';
+import { OwnSends } from './own-sends';
 import { ToldBurst } from './told-burst';
 
 /** What one answer says of the quota (read by readRateLimit in client/rate-fields.ts). */
@@ -38,66 +40,50 @@ export const WINDOW_MARGIN = { ms: 10, share: 0.02 };
 const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + WINDOW_MARGIN.share * windowMs;
 /** A window's length when no answer states it and no exact ends tell it: a second, the commonest quota window. */
 export const COMMON_WINDOW_MS = 1_000;
-/**
- * Our sends kept (bounded memory: a process holds a pacing per key, up to 256; some 40 bytes a send): enough for
- * a window of 1,024 calls. A larger window is then counted short, and its refusals tell the rest. At 512, a quota of
- * 600 a minute (common with AI APIs) was counted short: its counts looked shared, and its calls went spread (IETF
- * fields, 2,000 items: 1.13 ×).
- */
-const MAX_SENDS_KEPT = 1_024;
 
 export class QuotaWindow {
 	/**
 	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (the pacer's calls in
 	 * flight: InFlight.before); none by default.
 	 */
-	constructor(private readonly unansweredBefore: (ticket: number, since: number) => number = () => 0) {}
+	constructor(unansweredBefore: (ticket: number, since: number) => number = () => 0) {
+		this.ends = new ExactEnds(this.sends, unansweredBefore);
+	}
 
 	limit?: number;
 	windowMs?: number;
 	private stated = false;
-	/** The current window, when an answer told its exact end: the remaining count told for the call `asOf`. */
-	private current?: { endsAt: number; remaining: number; asOf: number };
-	/** The counts told for our calls in the current window, by ticket: a later call told more left was counted before. */
-	private readonly toldLeft = new Map<number, number>();
-	/** The window's length as exact ends show it (taken when no answer states it). */
-	private readonly learned = new LearnedLength();
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
-	/** The exact end of the window before the current one (our calls after it were counted in the current one). */
-	private previousEnd?: number;
-	private exactSeen = false;
+	/** Our calls not refused (own-sends.ts). */
+	private readonly sends = new OwnSends();
+	/** The windows whose exact ends the answers told (exact-ends.ts). */
+	private readonly ends: ExactEnds;
 	/** Without exact ends, whether a told window's calls may go together, and our own windows then (told-burst.ts). */
-	private readonly burst = new ToldBurst();
-
-	/** Our calls not refused: [ticket, time sent], oldest first. */
-	private readonly sends: Array<[number, number]> = [];
+	private readonly burst = new ToldBurst(this.sends);
 
 	onSend(ticket: number, at: number): void {
 		this.seedBurst(at);
-		this.sends.push([ticket, at]);
+		this.sends.add(ticket, at, at - 2 * (this.windowMs ?? 60_000));
 		this.burst.onSend(at, this.windowMs === undefined ? undefined : this.windowMs + marginOf(this.windowMs));
-		const keepFrom = at - 2 * (this.windowMs ?? 60_000);
-		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
 	}
 
 	/** When the window that refused a call sent at `at` ends if our oldest call not refused within a window before opened it (windows that start with their first call, as gateways count). */
 	endIfOpenedByOurs(at: number): number | undefined {
 		const windowMs = this.windowMs ?? COMMON_WINDOW_MS;
-		const first = this.sends.find(([, sent]) => sent > at - windowMs);
-		return first === undefined ? undefined : first[1] + windowMs + marginOf(windowMs);
+		const first = this.sends.times((sent) => sent > at - windowMs)[0];
+		return first === undefined ? undefined : first + windowMs + marginOf(windowMs);
 	}
 
 	/** When our call `ticket` was sent, while it is kept (not refused, not past the sends kept). */
 	sentAt(ticket: number): number | undefined {
-		return this.sends.find(([t]) => t === ticket)?.[1];
+		return this.sends.sentAt(ticket);
 	}
 
 	/** A refused call was not counted by the server. */
 	onRefused(ticket: number): void {
-		const i = this.sends.findIndex(([t]) => t === ticket);
-		if (i >= 0) this.burst.onRefused(this.sends[i][1], this.limit);
-		if (i >= 0) this.sends.splice(i, 1);
+		const sentAt = this.sends.remove(ticket);
+		if (sentAt !== undefined) this.burst.onRefused(sentAt, this.limit);
 	}
 
 	/** What the answer to our call `ticket` said. */
@@ -109,33 +95,15 @@ export class QuotaWindow {
 		}
 		this.noteShared(w.remaining, ticket);
 		if (w.resetAt === undefined || w.resetExact === false) return;
-		this.exactSeen = true;
-		const length = this.learned.learn(w.resetAt, this.sentAt(ticket));
+		const length = this.ends.learn(w.resetAt, w.remaining, ticket);
 		if (!this.stated && length !== undefined) this.windowMs = length;
-		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
-		// anchors the count of our calls since (holdUntil); without it a lone client fell back to its own sliding count
-		// (S1 on the real sandbox, 1 s answers for 1 s windows: 1.10 × -> 1.05 ×).
-		if (w.remaining === undefined) return;
-		const told = { endsAt: w.resetAt, remaining: w.remaining, asOf: ticket };
-		const c = this.current;
-		if (!c || w.resetAt > c.endsAt + SAME_WINDOW_MS) {
-			this.previousEnd = c?.endsAt;
-			this.current = told;
-			this.toldLeft.clear();
-		}
-		else if (w.resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
-		if (this.current && Math.abs(w.resetAt - this.current.endsAt) <= SAME_WINDOW_MS) this.toldLeft.set(ticket, w.remaining);
 	}
 
-	/** A count told for our call `ticket`, for ToldBurst: our calls of the window's span around it. */
+	/** A count told for our call `ticket`, for ToldBurst. */
 	private noteShared(remaining: number | undefined, ticket: number): void {
-		if (remaining === undefined || this.limit === undefined || this.windowMs === undefined) return;
 		const sentAt = this.sentAt(ticket);
-		if (sentAt === undefined) return;
-		const span = this.windowMs + marginOf(this.windowMs);
-		const within = this.sends.filter(([, at]) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS);
-		const upTo = within.filter(([, at]) => at <= sentAt);
-		this.burst.noteCount(remaining, this.limit, sentAt, within.length, upTo.length, upTo[0]?.[1], this.windowMs);
+		if (remaining === undefined || this.limit === undefined || this.windowMs === undefined || sentAt === undefined) return;
+		this.burst.noteCountFor(remaining, this.limit, sentAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
 	}
 
 	/**
@@ -159,15 +127,12 @@ export class QuotaWindow {
 
 	/** Once the window's length is known, our windows start with our calls of the last span. */
 	private seedBurst(now: number): void {
-		if (this.burst.counting || this.windowMs === undefined) return;
-		const span = this.windowMs + marginOf(this.windowMs);
-		const recent = this.sends.filter(([, at]) => at > now - span);
-		if (recent.length > 0) this.burst.seed(recent[0][1], recent.length, span);
+		if (this.windowMs !== undefined) this.burst.seedFrom(now, this.windowMs + marginOf(this.windowMs));
 	}
 
 	/** The answers tell the window's end to the millisecond. */
 	get exact(): boolean {
-		return this.exactSeen;
+		return this.ends.seen;
 	}
 
 	/** The told rate (calls per second), when both the limit and the window's length are known. */
@@ -186,15 +151,15 @@ export class QuotaWindow {
 	 * client to 10 calls per 1.05 s where 10 per 1 s were allowed (S1 1.13 ×, S3 1.14 × on the real sandbox).
 	 */
 	holdUntil(now: number): number | undefined {
-		const c = this.current;
+		const c = this.ends.current;
 		if (!c) return this.ownLimit(now);
-		if (now < c.endsAt) return this.left(c) <= 0 ? c.endsAt : undefined;
+		if (now < c.endsAt) return this.ends.left(c) <= 0 ? c.endsAt : undefined;
 		// A new window began at the told end: the limit is what it allows, less our calls since (others' show in its answers).
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
-		const since = this.sends.filter(([, at]) => at >= c.endsAt);
+		const since = this.sends.times((at) => at >= c.endsAt);
 		if (since.length < this.limit) return undefined;
 		// It began with the first call after the told end at the latest: it ends a window after that call.
-		const end = since[0][1] + this.windowMs + marginOf(this.windowMs);
+		const end = since[0] + this.windowMs + marginOf(this.windowMs);
 		// Over a window since the told end: windows passed that no answer told yet, and our own count holds.
 		return end > now ? end : this.ownLimit(now);
 	}
@@ -210,12 +175,12 @@ export class QuotaWindow {
 	 * windows end (L = W) then sends each window's calls together, not a token apart (S1, real sandbox: 1.10 × → 1.03 ×).
 	 */
 	shareOfNext(at: number, filledByOurs = false): number | undefined {
-		const c = this.current;
+		const c = this.ends.current;
 		if (!c || this.limit === undefined || this.windowMs === undefined || at < c.endsAt || this.sharedFor === c.endsAt) return undefined;
-		if (filledByOurs && this.ours(c.endsAt, this.windowMs) < this.limit) return undefined;
+		if (filledByOurs && this.ends.ours(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs)) < this.limit) return undefined;
 		this.sharedFor = c.endsAt;
 		if (!this.alone) return undefined;
-		return Math.max(0, this.limit - this.sends.filter(([, sentAt]) => sentAt >= c.endsAt).length);
+		return Math.max(0, this.limit - this.sends.count((sentAt) => sentAt >= c.endsAt));
 	}
 
 	/**
@@ -225,11 +190,11 @@ export class QuotaWindow {
 	 * S2 on the real sandbox went spread again, 21.3 s).
 	 */
 	get alone(): boolean {
-		const c = this.current;
+		const c = this.ends.current;
 		if (!c || this.limit === undefined || this.windowMs === undefined) return false;
-		const ours = this.ours(c.endsAt, this.windowMs);
+		const ours = this.ends.ours(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
 		// Left at its end: our calls sent after it are another window's (the window ended with room, not spent by others).
-		const leftAtEnd = c.remaining - this.sends.filter(([t, at]) => t > c.asOf && at < c.endsAt).length;
+		const leftAtEnd = c.remaining - this.sends.count((at, t) => t > c.asOf && at < c.endsAt);
 		return this.limit - Math.max(0, leftAtEnd) <= ours;
 	}
 
@@ -241,30 +206,13 @@ export class QuotaWindow {
 	 * lost at each window, 1.039 × the quota-bound limit).
 	 */
 	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
-		const c = this.current;
+		const c = this.ends.current;
 		if (!c || now < c.endsAt || this.limit === undefined) return false;
 		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
-		if (latencyMs === undefined || !(latencyMs < this.learned.leastLength)) return false;
-		return this.sends.filter(([, at]) => at >= c.endsAt).length >= this.limit;
+		if (latencyMs === undefined || !(latencyMs < this.ends.leastLength)) return false;
+		return this.sends.count((at) => at >= c.endsAt) >= this.limit;
 	}
 
-	/**
-	 * From when our calls count in the window ending at `endsAt`: the previous window's end, when that window is the
-	 * one just before (it ended less than two windows before this one); else a window (and its margin) before the
-	 * end. A burst sent at the previous end reaches the server over some 100 ms, and a window that starts with its
-	 * first call then starts after the calls were sent (S2 on the real sandbox: half of the 50 calls sent at the end
-	 * counted as others', the windows after went spread, 1.34 ×).
-	 */
-	private startOf(endsAt: number, windowMs: number): number {
-		const justBefore = this.previousEnd !== undefined && this.previousEnd > endsAt - 2 * windowMs;
-		return justBefore ? (this.previousEnd as number) : endsAt - windowMs - marginOf(windowMs);
-	}
-
-	/** Our calls counted in the window ending at `endsAt`. */
-	private ours(endsAt: number, windowMs: number): number {
-		const start = this.startOf(endsAt, windowMs);
-		return this.sends.filter(([, at]) => at >= start && at < endsAt).length;
-	}
 
 	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */
 	private ownLimit(now: number): number | undefined {
@@ -272,22 +220,7 @@ export class QuotaWindow {
 		// A told window's calls going together: counted in our own windows, the next goes together when ours ends.
 		if (!this.exact && this.burstSpan() !== undefined) return this.burst.holdUntil(now, this.limit);
 		const span = this.windowMs + marginOf(this.windowMs);
-		const recent = this.sends.filter(([, at]) => at > now - span);
-		return recent.length >= this.limit ? recent[recent.length - this.limit][1] + span : undefined;
-	}
-
-	/**
-	 * Calls left in a told window: the count told, less our calls sent after the one it was told for, and less our
-	 * calls sent before it that are still unanswered: the calls of one burst reach the server out of order, and one of
-	 * them may be counted after the call told for (on virtual time, a lone client's burst: 2 calls left where none
-	 * were, 12 calls sent into the next window for 10, and the client went back to spreading its calls).
-	 */
-	private left(c: { remaining: number; asOf: number }): number {
-		// Only those sent within a moment of it may reach the server after it: counting every call still out (those sent
-		// a second before, in 1 s answers) held a lone client a window early, 29 calls of 30 sent (1.24 × in 1 run of 4).
-		const sentAt = this.sentAt(c.asOf);
-		// A call sent after it whose own count told more left reached the server first: it is in the count already.
-		const countedAfter = this.sends.filter(([t]) => t > c.asOf && !((this.toldLeft.get(t) ?? -1) > c.remaining)).length;
-		return c.remaining - countedAfter - this.unansweredBefore(c.asOf, sentAt === undefined ? -Infinity : sentAt - SAME_WINDOW_MS);
+		const recent = this.sends.times((at) => at > now - span);
+		return recent.length >= this.limit ? recent[recent.length - this.limit] + span : undefined;
 	}
 }

@@ -7,12 +7,17 @@
  * next window's calls go together when ours ends, not one by one as each of ours leaves a sliding count (which
  * replayed the first window's slow start in every window: 1.07 × for 1.03 × with `Retry-After` alone). Pure.
  */
+import { SAME_WINDOW_MS } from './learned-length';
+import { OwnSends } from './own-sends';
 
 /** The stretch of our calls a count must cover to show the key alone: a second, or half a shorter window. */
 export const ALONE_STRETCH = { ms: 1_000, ofWindow: 0.5 };
 const aloneStretch = (windowMs: number) => Math.min(ALONE_STRETCH.ms, ALONE_STRETCH.ofWindow * windowMs);
 
 export class ToldBurst {
+	/** @param sends our calls not refused (the lane's, which quota-window.ts keeps). */
+	constructor(private readonly sends: OwnSends = new OwnSends()) {}
+
 	/** A count told was below the limit less our own calls: others share the key. Sticky: a key once shared keeps its calls spread. */
 	private sharedSeen = false;
 	/** A count told for an answered call of ours, over a stretch of our calls, showed no call but ours. */
@@ -34,19 +39,23 @@ export class ToldBurst {
 		else if (firstOfSpan !== undefined && sentAt - firstOfSpan >= aloneStretch(windowMs) && remaining >= limit - oursUpTo) this.aloneSeen = true;
 	}
 
+	/** A count told for our call sent at `sentAt`: our calls of the window's span (`span`: the window and its margin) around it. */
+	noteCountFor(remaining: number, limit: number, sentAt: number, windowMs: number, span: number): void {
+		const within = this.sends.times((at) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS);
+		const upTo = within.filter((at) => at <= sentAt);
+		this.noteCount(remaining, limit, sentAt, within.length, upTo.length, upTo[0], windowMs);
+	}
+
 	/** The counts showed this client alone on the key, and never others. */
 	get alone(): boolean {
 		return this.aloneSeen && !this.sharedSeen;
 	}
 
-	/** Whether our windows are counted yet (from the first call after the window's length was known). */
-	get counting(): boolean {
-		return this.group !== undefined;
-	}
-
-	/** Our windows begin with the calls already sent in the last span (sent before the window's length was known). */
-	seed(start: number, calls: number, span: number): void {
-		this.group ??= { start, calls, span };
+	/** Once the window's length is known (`span`: with its margin), our windows begin with our calls of the last span (sent before it was). */
+	seedFrom(now: number, span: number): void {
+		if (this.group) return;
+		const recent = this.sends.times((at) => at > now - span);
+		if (recent.length > 0) this.group = { start: recent[0], calls: recent.length, span };
 	}
 
 	/** Our call went at `at`; `span`: the told window and its margin. */
