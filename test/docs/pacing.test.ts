@@ -4,7 +4,7 @@
  * pacer.ts, registry.ts, and the budgets of the n8n node and the Zapier app), so that a tuned constant cannot leave
  * the page behind (it once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
-import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS } from '../../shared/pacing';
+import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS } from '../../shared/pacing';
 import { DELAY_FIELDS, RATE_FIELD_FAMILIES } from '../../shared/client';
 import { DEFAULT_MAX_QUOTA_WAIT_MINUTES } from '../../n8n/nodes/PostWriter/helpers/options';
 import { RETRY_BUDGET } from '../../zapier/src/client';
@@ -32,6 +32,7 @@ const STATED: Array<[what: string, text: string]> = [
 	['window when none is told', `a window of ${aSecond(COMMON_WINDOW_MS)} is assumed`],
 	['window margin', `over a window ${pct(WINDOW_MARGIN.share)} and ${WINDOW_MARGIN.ms} ms longer than told`],
 	['last second of a delay', `waits half of what is left, down to ${TAIL_STEP_MIN_MS} ms`],
+	['a long delay held whole', `A delay of ${seconds(FULL_HOLD_FROM_MS)} or more** is waited whole`],
 	['delay precision', `within its precision of ${aSecond(DELAY_PRECISION_MS).replace('a second', 'a whole second')}`],
 	['in-flight headroom and cap', `rate × latency, ${times(AUTO_IN_FLIGHT.headroom)} for headroom, at most ${AUTO_IN_FLIGHT.max} per key and operation`],
 	['Concurrency bounds', `A number set is a hard cap** (1 to ${AUTO_IN_FLIGHT.max})`],

@@ -27,14 +27,13 @@ const OPEN: Array<{ name: string; applies: (c: GridCase) => boolean; ratio: numb
 	// 60 s); 75 % of requests answered 429.
 	{ name: 'three processes, long windows, a 429 with no field', applies: (c) => c.clients.processes > 1 && isLong(c) && c.form.id === 'none', ratio: 1.1, share429: 0.78, failed: 3 },
 	// Three processes with windows of 10 s and 60 s: each process paces on its own measure, and the first back when a
-	// window opens takes most of it: up to 39 % of requests answered 429. No item fails: the budget counts only time
-	// in which none of the operation's calls got through (13 of 240 ran out of it before, behind their own process's).
-	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c), ratio: 1.1, share429: 0.4, failed: 0 },
+	// window opens takes most of it: up to 34 % of requests answered 429 (at 25 per 10 s; 15 % at 60 s, where a long
+	// delay is held whole). No item fails: the budget counts only time in which none of the operation's calls got
+	// through (13 of 240 ran out of it before, behind their own process's).
+	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c), ratio: 1.1, share429: 0.35, failed: 0 },
 	// A 429 with no field over a long window: backed off exponentially, refused again and again (the window is not
 	// learned from the refusals yet): up to 1.41 × and 57 % answered 429.
 	{ name: 'a 429 with no field, long windows', applies: (c) => c.form.id === 'none' && isLong(c), ratio: 1.45, share429: 0.6, failed: 0 },
-	// Counts told without a window's length, over a long window: paced as refusals alone (21 % answered 429, for 10 %).
-	{ name: 'counts without a length, long windows', applies: (c) => c.form.told && isLong(c) && ['xrl-no-reset', 'ratelimit-s'].includes(c.form.id), ratio: WINDOW_TARGETS.ratioOneProcess, share429: 0.25, failed: 0 },
 	// 1 s windows: issue 26's targets hold (up to 1.22 ×), issue 40's (1.15 ×, 1.05 × for the fullest) not everywhere.
 	{ name: '1 s windows, issue 26 targets', applies: (c) => !isLong(c), ratio: 1.25, share429: 0.1, failed: 0 },
 ];

@@ -1,5 +1,5 @@
 /** The hold after a refusal (shared/pacing/refusal-hold.ts): how long the lane waits, and which refusals cut the rate. */
-import { DELAY_PRECISION_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
+import { DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
 
 /** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
 const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });
@@ -57,4 +57,13 @@ test('a longer delay within a short one is a new pause, not a step within it', (
 	expect(hold.holdUntil(refusal(150, 5_000))).toBe(150 + 5_000 - DELAY_PRECISION_MS);
 	expect(hold.keepsEpoch(4_150)).toBe(false);
 	expect(hold.onRefusedCall(4_200)).toBe(false);
+});
+
+test('a delay of FULL_HOLD_FROM_MS or more is held whole, without probing its last second: a call refused after it cuts', () => {
+	const hold = new RefusalHold();
+	expect(FULL_HOLD_FROM_MS).toBe(30_000);
+	expect(hold.holdUntil(refusal(0, 59_000, { wait: 59_300 }))).toBe(59_300);
+	expect(hold.onRefusedCall(59_400)).toBe(true);
+	// Just under it, the last second is probed as before.
+	expect(new RefusalHold().holdUntil(refusal(0, FULL_HOLD_FROM_MS - 1_000, { wait: FULL_HOLD_FROM_MS - 1_000 }))).toBe(FULL_HOLD_FROM_MS - 2_000);
 });
