@@ -164,6 +164,8 @@ export function gridRowsFromReport(markdown: string): GridChartRow[] {
 	for (const line of markdown.split('\n')) {
 		const heading = /^\*\*([^*]+)\*\* \(wall ÷ quota-bound limit/.exec(line);
 		if (heading) [clients, latencies] = [heading[1], []];
+		// Another table of the block (the 10 s window's, issue 40) is not the chart's.
+		else if (line.startsWith('**')) clients = undefined;
 		if (!clients || !line.startsWith('|') || line.startsWith('|---')) continue;
 		const cells = line.split('|').slice(1, -1).map((c) => c.trim());
 		if (cells[0] === 'form') {
