@@ -20,6 +20,8 @@ export interface RetryState {
 	quotaWaitedMs?: number;
 	/** Refusals of this call so far, this one included. */
 	refusals?: number;
+	/** For a 429 that gives no delay: the delay the pacing learned its window's end stands for (silent-window.ts). */
+	learnedDelayMs?: number;
 }
 
 export type RetryDecision =
@@ -46,8 +48,9 @@ export function decideRetry(error: unknown, method: HttpRequest['method'], state
 	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
 		const reason = error instanceof RateLimitedError ? 'rate limited (429)' : 'WORKFLOW_BUSY';
 		const refusals = state.refusals ?? 1;
-		// The server's delay as given (the pacing adds the jitter that spreads the clients); without one, backoff.
-		const delay = error.retryAfterMs ?? backoffDelay(refusals, policy, random);
+		// The server's delay as given (the pacing adds the jitter that spreads the clients); without one, until the
+		// window's end the pacing learned from the refusals, else backoff.
+		const delay = error.retryAfterMs ?? (error instanceof RateLimitedError ? state.learnedDelayMs : undefined) ?? backoffDelay(refusals, policy, random);
 		const waited = state.quotaWaitedMs ?? 0;
 		if (waited + delay > policy.maxQuotaWaitMs) {
 			return { retry: false, budget: true, reason: `waiting ${delay} ms more would pass the ${policy.maxQuotaWaitMs} ms budget for the quota (${Math.round(waited)} ms waited)` };

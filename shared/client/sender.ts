@@ -134,10 +134,20 @@ export class Sender {
 				const moving = error instanceof RateLimitedError && firstRefusalAt !== undefined && this.pacer.answeredSince(key, firstRefusalAt);
 				if (firstRefusalAt === undefined || moving) firstRefusalAt = this.now();
 			}
+			// A 429 that gives no delay: until the window's end its refusals showed (silent-window.ts).
+			const learned = error instanceof RateLimitedError && error.retryAfterMs === undefined ? this.pacer.silentDelay(key, slot.sentAt) : undefined;
 			const decision = decideRetry(
 				error,
 				method,
-				{ attempt, waitedMs, refusals, quotaWaitedMs: firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt },
+				{
+					attempt,
+					waitedMs,
+					refusals,
+					quotaWaitedMs: firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt,
+					// A guess never waits longer than the backoff's longest step: the refusals it grew from may have been other
+					// processes taking each window (three processes at 20 per 45 s: 1.85 × uncapped).
+					learnedDelayMs: learned && (learned.guessed ? Math.min(learned.ms, policy.maxDelayMs) : learned.ms),
+				},
 				policy,
 				this.random,
 			);
@@ -150,7 +160,7 @@ export class Sender {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: a refusal holds every call of this operation on the key (a short delay, only until the window our oldest call opened ends).
-				const ownWait = this.pacer.refused(decision.delayMs, key);
+				const ownWait = this.pacer.refused(decision.delayMs, key, learned?.late === false);
 				waitedUntil = this.now() + ownWait;
 				if (ownWait > 0) await this.sleep(ownWait);
 			} else if (refusal) {

@@ -18,5 +18,6 @@ export * from './refusal-hold';
 export * from './registry';
 export * from './room-signal';
 export * from './server-clock';
+export * from './silent-window';
 export * from './told-burst';
 export * from './turnstile';

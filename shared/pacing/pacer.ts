@@ -27,6 +27,7 @@ import { RateController, type RateControllerOptions } from './rate-controller';
 import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
 import { RoomSignal } from './room-signal';
 import { ServerClock } from './server-clock';
+import { SilentWindow, type SilentDelay } from './silent-window';
 import { Turnstile } from './turnstile';
 import type { LaneReport } from './lane-report';
 import type { Sleep } from '../base';
@@ -75,6 +76,8 @@ interface Lane {
 	pausedUntil: number;
 	hold: RefusalHold;
 	room: RoomSignal;
+	/** The window's ends, learned from refusals, for a 429 that gives no delay. */
+	silent: SilentWindow;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -111,7 +114,7 @@ export class Pacer {
 		if (!lane) {
 			const flight = new InFlight();
 			const window = new QuotaWindow((ticket, since) => flight.before(ticket, since));
-			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS) };
+			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS), silent: new SilentWindow() };
 			this.lanes.set(name, lane);
 		}
 		return lane;
@@ -133,6 +136,11 @@ export class Pacer {
 	/** Whether the quota let a call of `laneName` through (an answer, not a refusal) after `since`: the lane moves. */
 	answeredSince(laneName: string, since: number): boolean {
 		return (this.lanes.get(laneName)?.flight.lastAnsweredAt ?? -Infinity) > since;
+	}
+
+	/** The delay a 429 that gives none stands for, for the call of `laneName` sent at `sentAt` (silent-window.ts); undefined before any call was let through. */
+	silentDelay(laneName: string, sentAt: number): SilentDelay | undefined {
+		return this.lanes.get(laneName)?.silent.delay(this.now(), sentAt);
 	}
 
 	/**
@@ -230,6 +238,7 @@ export class Pacer {
 		lane.rate.onSend(now);
 		lane.window.onSend(lane.sent, now);
 		lane.flight.start(lane.sent, now);
+		lane.silent.sent(now);
 		this.lastActivity = now;
 		return { lane: name, ticket: lane.sent, sentAt: now };
 	}
@@ -240,6 +249,7 @@ export class Pacer {
 		const now = Math.max(this.now(), slot.sentAt);
 		this.lastActivity = now;
 		lane.flight.end(slot.ticket, now, outcome === 'answered');
+		lane.silent.ended(slot.sentAt, now, outcome === 'failed' ? undefined : outcome === 'answered');
 		if (outcome === 'refused') {
 			lane.window.onRefused(slot.ticket);
 			if (lane.hold.onRefusedCall(slot.sentAt)) lane.rate.onRefused(slot.sentAt, now);
@@ -263,14 +273,15 @@ export class Pacer {
 	 * the answers tell exact window ends, otherwise as refusal-hold.ts says (until the delay's last second, or the
 	 * refusing window's end), and its calls go on at the rate the refusal cut.
 	 */
-	refused(delayMs: number, laneName: string): number {
+	refused(delayMs: number, laneName: string, learned = false): number {
 		const delay = Math.max(0, delayMs);
 		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
 		lane.rate.onCrowdingEnds(this.now() + delay);
 		const now = this.now();
-		const precision = lane.window.exact ? 0 : DELAY_PRECISION_MS;
-		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now });
+		// A delay learned from refusals (silent-window.ts) ends where the window was seen to end: nothing to probe before.
+		const precision = lane.window.exact || learned ? 0 : DELAY_PRECISION_MS;
+		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now, learned });
 		lane.pausedUntil = Math.max(lane.pausedUntil, until);
 		this.wakeWaiters();
 		return wait;

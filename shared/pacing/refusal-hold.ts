@@ -23,6 +23,12 @@ export const TAIL_STEP_MIN_MS = 100;
  */
 export const FULL_HOLD_FROM_MS = 30_000;
 
+/**
+ * The calls sent this soon after a learned hold ends probe its end: refused, they cut no rate (the probes that
+ * find a window's length cut it 0.85 × each: 25 per 10 s, one process, 1.03 × → 1.10 ×).
+ */
+export const LEARNED_PROBE_MS = 100;
+
 /** A refusal as the hold sees it, all times on the pacer's clock. */
 export interface Refusal {
 	now: number;
@@ -34,6 +40,8 @@ export interface Refusal {
 	precision: number;
 	/** When the refusing window ends if our oldest call since opened it (QuotaWindow.endIfOpenedByOurs), else `now`. */
 	opened: number;
+	/** The delay was learned from refusals that said nothing (silent-window.ts): the calls at its end probe it. */
+	learned?: boolean;
 }
 
 export class RefusalHold {
@@ -67,9 +75,10 @@ export class RefusalHold {
 	 * - a delay of FULL_HOLD_FROM_MS or more: all of it.
 	 * A longer delay than the short one whose time it fell in is a new pause, not a step within that time.
 	 */
-	holdUntil({ now, delay, wait, precision, opened }: Refusal): number {
+	holdUntil({ now, delay, wait, precision, opened, learned }: Refusal): number {
 		const tail = this.tail;
-		if (this.refusedInTail && tail && !(tail.withinDelay && delay > precision)) {
+		// A delay that tells its window's end (precision 0) is a pause of its own, whatever time the call was sent in.
+		if (this.refusedInTail && tail && precision > 0 && !(tail.withinDelay && delay > precision)) {
 			if (tail.withinDelay) return Math.min(opened, tail.until);
 			const left = tail.until - now;
 			return now + (left <= TAIL_STEP_MIN_MS ? left : left / 2);
@@ -77,6 +86,11 @@ export class RefusalHold {
 		if (delay <= precision) {
 			this.tail = { from: now, until: now + delay, withinDelay: true };
 			return Math.min(opened, now + delay);
+		}
+		if (learned) {
+			// Its calls sent as the hold ends probe a learned end: one refused there shows the window longer, not a crowd.
+			this.tail = { from: now + wait, until: now + wait + LEARNED_PROBE_MS };
+			return now + wait;
 		}
 		if (delay >= FULL_HOLD_FROM_MS) {
 			this.tail = undefined;
