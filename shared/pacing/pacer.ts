@@ -9,6 +9,7 @@
  * - quota-window.ts: what the answers say of the quota, as a ceiling on that rate and a hold until an exact
  *   window end; room-signal.ts: whether they show the key had room;
  * - refusal-hold.ts: how long a refusal holds the lane, and whether it cuts the rate;
+ * - silent-window.ts: where a window ends, learned from refusals, for a 429 that gives no delay;
  * - in-flight.ts: the calls in flight, from rate × latency (Little's law), within a cap;
  * - turnstile.ts: the executions sharing the key take turns, round robin;
  * - registry.ts: one pacing per key, shared by every run on it;

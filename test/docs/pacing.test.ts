@@ -4,8 +4,8 @@
  * pacer.ts, registry.ts, and the budgets of the n8n node and the Zapier app), so that a tuned constant cannot leave
  * the page behind (it once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
-import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS } from '../../shared/pacing';
-import { DELAY_FIELDS, RATE_FIELD_FAMILIES } from '../../shared/client';
+import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS, COMMON_WINDOW_LENGTHS_MS, RESOLVED_SHARE, LATE_END_MS } from '../../shared/pacing';
+import { DEFAULT_RETRY_POLICY, DELAY_FIELDS, RATE_FIELD_FAMILIES } from '../../shared/client';
 import { DEFAULT_MAX_QUOTA_WAIT_MINUTES } from '../../n8n/nodes/PostWriter/helpers/options';
 import { RETRY_BUDGET } from '../../zapier/src/client';
 import { read } from './files';
@@ -16,6 +16,8 @@ const pct = (share: number) => `${Math.round(share * 100)} %`;
 const seconds = (ms: number) => `${ms / 1_000} s`;
 /** "a second" for 1 000 ms, as the prose says it. */
 const aSecond = (ms: number) => (ms === 1_000 ? 'a second' : seconds(ms));
+/** A window's length as the prose says it: "a minute", "an hour", else seconds. */
+const length = (ms: number) => (ms === 60_000 ? 'a minute' : ms === 3_600_000 ? 'an hour' : seconds(ms));
 const times = (n: number) => (n === 2 ? 'twice over' : `${n} times over`);
 
 const r = RATE_DEFAULTS;
@@ -40,6 +42,10 @@ const STATED: Array<[what: string, text: string]> = [
 	["Zapier's wait for the quota", `waits at most ${(RETRY_BUDGET.maxQuotaWaitMs ?? 0) / 1_000} s for the quota within a step`],
 	['room share', `a window ending with ${pct(ROOM_SHARE)} of its limit unused`],
 	['stretch that shows a key alone', `the counts told over ${aSecond(ALONE_STRETCH.ms)} of its calls (or ${ALONE_STRETCH.ofWindow === 0.5 ? 'half' : pct(ALONE_STRETCH.ofWindow) + ' of'} a shorter window)`],
+	['common window lengths', `${COMMON_WINDOW_LENGTHS_MS.slice(0, 7).map(seconds).join(', ')}, ${length(COMMON_WINDOW_LENGTHS_MS[7])}, and so on up to ${length(COMMON_WINDOW_LENGTHS_MS[COMMON_WINDOW_LENGTHS_MS.length - 1])}`],
+	['a length known', `While they are more than ${pct(RESOLVED_SHARE)} apart, the next end is probed halfway between them. Once they are within ${pct(RESOLVED_SHARE)}`],
+	['a late end', `refused within ${seconds(LATE_END_MS)} of it, shows the end late`],
+	["a guess's longest wait", `the backoff's longest step (${seconds(DEFAULT_RETRY_POLICY.maxDelayMs)}; ${seconds(RETRY_BUDGET.maxDelayMs ?? 0)} on Zapier)`],
 	['when a relative reset is exact', `it is exact only when the answer came within ${SAME_WINDOW_MS} ms`],
 ];
 

@@ -169,4 +169,33 @@ describe('decideRetry', () => {
 		expect(decideRetry(new NetworkError('x', true), 'POST', s, p, r).retry).toBe(false);
 		expect(decideRetry(new NetworkError('x', false), 'POST', s, p, r).retry).toBe(true);
 	});
+	test("a 429 without a delay waits the delay the pacing learned; the server's own delay, and WORKFLOW_BUSY, keep theirs", () => {
+		const s = { attempt: 1, waitedMs: 0, learnedDelayMs: 7_000 };
+		expect(decideRetry(new RateLimitedError(undefined), 'POST', s, p, r)).toMatchObject({ retry: true, delayMs: 7_000 });
+		expect(decideRetry(new RateLimitedError(2_000), 'POST', s, p, r)).toMatchObject({ delayMs: 2_000 });
+		expect(decideRetry(new WorkflowBusyError(undefined), 'POST', s, p, r)).toMatchObject({ delayMs: backoffDelay(1, p, r) });
+		// Within the quota's budget, as any delay.
+		expect(decideRetry(new RateLimitedError(undefined), 'POST', { ...s, learnedDelayMs: p.maxQuotaWaitMs + 1 }, p, r)).toMatchObject({ retry: false, budget: true });
+	});
+});
+
+test('a 429 with no field is waited until the window the earlier answers showed ends, not an exponential step', async () => {
+	// Let through at 0 and 100 ms, refused at 300 ms with nothing said: a window of 1 s is the first common length possible.
+	nock(HOST)
+		.post('/api/v1/generate')
+		.twice()
+		.reply(200, { proposals: ['p'], creditsRemaining: 1 })
+		.post('/api/v1/generate')
+		.reply(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } })
+		.post('/api/v1/generate')
+		.reply(200, { proposals: ['p'], creditsRemaining: 1 });
+	let now = 1_700_000_000_000;
+	const { client, sleeps } = nockClient({ now: () => now, sleep: async (ms) => void (sleeps.push(ms), (now += ms)), random: () => 0 });
+	await client.generatePost({ prompt: 'a' });
+	now += 100;
+	await client.generatePost({ prompt: 'b' });
+	now += 200;
+	await client.generatePost({ prompt: 'c' });
+	// 700 ms to the window's end (no jitter with this random source); a backoff would be 250 ms.
+	expect(sleeps).toEqual([700]);
 });

@@ -1,5 +1,5 @@
 /** The hold after a refusal (shared/pacing/refusal-hold.ts): how long the lane waits, and which refusals cut the rate. */
-import { DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
+import { DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, LEARNED_PROBE_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
 
 /** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
 const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });
@@ -66,4 +66,14 @@ test('a delay of FULL_HOLD_FROM_MS or more is held whole, without probing its la
 	expect(hold.onRefusedCall(59_400)).toBe(true);
 	// Just under it, the last second is probed as before.
 	expect(new RefusalHold().holdUntil(refusal(0, FULL_HOLD_FROM_MS - 1_000, { wait: FULL_HOLD_FROM_MS - 1_000 }))).toBe(FULL_HOLD_FROM_MS - 2_000);
+});
+
+test('a delay learned from refusals that said nothing is held whole; a call refused as it ends probes it and cuts nothing', () => {
+	const hold = new RefusalHold();
+	expect(hold.holdUntil(refusal(0, 9_000, { wait: 9_050, precision: 0, learned: true }))).toBe(9_050);
+	// Sent as the hold ended: the window is longer than learned, not crowded.
+	expect(hold.onRefusedCall(9_050 + LEARNED_PROBE_MS - 1)).toBe(false);
+	// Its next learned delay is a pause of its own, not a step within the last one.
+	expect(hold.holdUntil(refusal(9_100, 1_000, { precision: 0, learned: true }))).toBe(10_100);
+	expect(hold.onRefusedCall(10_100 + LEARNED_PROBE_MS)).toBe(true);
 });
