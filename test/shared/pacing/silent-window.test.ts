@@ -7,6 +7,13 @@ function call(w: SilentWindow, at: number, let_: boolean, took = let_ ? 1_000 : 
 	w.ended(at, at + took, let_);
 }
 
+/** Windows seen to start at 0 and 10 s, with calls refused at 9.7 s and 19.8 s: 10 s long, known. */
+function tenSecondsKnown(): SilentWindow {
+	const w = new SilentWindow();
+	[0, 9_700, 10_000, 19_800].forEach((at, i) => call(w, at, i % 2 === 0));
+	return w;
+}
+
 test('before any call was let through nothing is known: the caller backs off', () => {
 	const w = new SilentWindow();
 	call(w, 0, false);
@@ -63,11 +70,7 @@ test('the gap between two windows and the least the refusals showed bound the le
 });
 
 test('the first call after an end was due, refused just after it, shows the end late: it waits at most a second, not a window', () => {
-	const w = new SilentWindow();
-	call(w, 0, true);
-	call(w, 9_700, false);
-	call(w, 10_000, true);
-	call(w, 19_800, false);
+	const w = tenSecondsKnown();
 	// Known: 10 s from 10 s. Refused at 20.1 s, the first call after the end at 20 s.
 	call(w, 20_100, false);
 	const late = w.delay(20_105, 20_100);
@@ -79,11 +82,7 @@ test('the first call after an end was due, refused just after it, shows the end 
 });
 
 test("past an end the calls went on through without a refusal, the end is a guess (late): a gateway's windows drift from their first calls", () => {
-	const w = new SilentWindow();
-	call(w, 0, true);
-	call(w, 9_700, false);
-	call(w, 10_000, true);
-	call(w, 19_800, false);
+	const w = tenSecondsKnown();
 	[20_000, 23_000, 31_000].forEach((at) => call(w, at, true));
 	call(w, 34_000, false);
 	// The window seen to start at 20 s, 10 s long: 34 s is past its end at 30 s, with calls since.
