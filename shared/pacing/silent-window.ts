@@ -46,6 +46,8 @@ export interface SilentDelay {
 /** A window as the calls show it: its first call let through, and the latest call refused in it (the window lasts longer). */
 interface Seen {
 	start: number;
+	/** Whether its first call was answered (not only out longer than any refusal took). */
+	answered: boolean;
 	refusedAt?: number;
 }
 
@@ -56,8 +58,10 @@ export class SilentWindow {
 	private trimmed = false;
 	/** The longest a refusal took to come back: a call out longer was let through. */
 	private refusalTook = -Infinity;
-	/** The least gap seen between two windows' first calls (a whole number of windows, one when the calls kept coming). */
+	/** The least gap seen between two windows' first calls, both answered (a whole number of windows, one when the calls kept coming). */
 	private leastGap = Infinity;
+	/** The least gap the latest look saw to a window whose first call is still out (not kept). */
+	private outGap = Infinity;
 	/** The window is longer than this: a call was refused this long after the first call of the window it was counted in. */
 	private least = 0;
 
@@ -79,7 +83,12 @@ export class SilentWindow {
 		if (let_ === false) this.refusalTook = Math.max(this.refusalTook, now - at);
 	}
 
-	/** The windows the kept calls show at `now`: a window starts with the first call let through after a refusal (or the first call ever). */
+	/**
+	 * The windows the kept calls show at `now`: a window starts with the first call let through after a refusal (or
+	 * the first call ever); a call still out longer than any refusal took was let through. Learns the bounds on the
+	 * length as it goes. A gap is kept only between windows whose first calls were answered: one counted while out
+	 * may yet be refused (a refusal slower than any before), and its gap, short of a window, would stay the least.
+	 */
 	private windows(now: number): Seen[] {
 		const seen: Seen[] = [];
 		let previous: boolean | undefined = this.trimmed ? true : undefined;
@@ -87,14 +96,25 @@ export class SilentWindow {
 			const let_ = call.let ?? (now - call.at > this.refusalTook ? true : undefined);
 			if (let_ === undefined) continue;
 			const last = seen[seen.length - 1];
-			if (let_ && previous !== true) seen.push({ start: call.at });
+			if (let_ && previous !== true) seen.push({ start: call.at, answered: call.let === true });
 			else if (!let_ && last) last.refusedAt = call.at;
 			previous = let_;
 		}
-		for (let i = 1; i < seen.length; i++) this.leastGap = Math.min(this.leastGap, seen[i].start - seen[i - 1].start);
+		this.outGap = Infinity;
+		for (let i = 1; i < seen.length; i++) {
+			const gap = seen[i].start - seen[i - 1].start;
+			if (seen[i].answered && seen[i - 1].answered) this.leastGap = Math.min(this.leastGap, gap);
+			else this.outGap = Math.min(this.outGap, gap);
+		}
 		// A call refused a whole gap after its window's first call was refused by a later window (others took it): not counted.
-		for (const w of seen) if (w.refusedAt !== undefined && w.refusedAt - w.start < this.leastGap) this.least = Math.max(this.least, w.refusedAt - w.start);
+		const most = this.most();
+		for (const w of seen) if (w.refusedAt !== undefined && w.refusedAt - w.start < most) this.least = Math.max(this.least, w.refusedAt - w.start);
 		return seen;
+	}
+
+	/** The least gap between two windows: kept, or seen now with a first call still out. */
+	private most(): number {
+		return Math.min(this.leastGap, this.outGap);
 	}
 
 	/**
@@ -104,7 +124,7 @@ export class SilentWindow {
 	 * there, if any, else the gap; before any gap, the next common length the refusals leave possible.
 	 */
 	private length(): number {
-		const [least, most] = [this.least, this.leastGap];
+		const [least, most] = [this.least, this.most()];
 		if (most === Infinity) return COMMON_WINDOW_LENGTHS_MS.find((l) => l > least) ?? least * 2;
 		const common = COMMON_WINDOW_LENGTHS_MS.find((l) => l > least && l <= most * (1 + GAP_SHORT_SHARE));
 		if (most - least <= RESOLVED_SHARE * most) return common ?? Math.max(most, least);
@@ -126,7 +146,7 @@ export class SilentWindow {
 		const ends = Math.floor((sentAt - start) / length);
 		const end = start + ends * length;
 		const firstAfterEnd = !this.calls.some((c) => c.at >= end && c.at < sentAt);
-		const guessed = this.leastGap === Infinity;
+		const guessed = this.most() === Infinity;
 		if (ends >= 1 && sentAt - end < LATE_END_MS && firstAfterEnd) return { ms: Math.max(0, Math.min(LATE_END_MS, end + LATE_END_MS - now)), late: true, guessed };
 		// Past an end the calls went on through (no refusal showed the window's start since): a gateway's windows drift
 		// from their first calls, so the end is a guess the pacing probes before.

@@ -47,6 +47,20 @@ test('a call still out longer than any refusal took was let through: the window 
 	expect(w.delay(5_000, 900)).toBeUndefined();
 });
 
+test('a gap to a window whose first call is still out is used, never kept: that call may yet be refused', () => {
+	const w = new SilentWindow();
+	call(w, 0, true);
+	call(w, 9_700, false);
+	w.sent(10_000);
+	call(w, 10_100, false);
+	// The call at 10 s is out longer than the refusals took: a window of 10 s, seen now.
+	expect(w.delay(10_105, 10_100)).toEqual({ ms: 20_000 - 10_105, late: false, guessed: false });
+	// Refused after all, slower than any refusal before: one window since 0, refused 10.4 s in, so 15 s is next.
+	w.ended(10_000, 10_300, false);
+	call(w, 10_400, false);
+	expect(w.delay(10_405, 10_400)).toEqual({ ms: 15_000 - 10_405, late: false, guessed: true });
+});
+
 test('the gap between two windows and the least the refusals showed bound the length: halfway probes until within 5 %, then the common length there', () => {
 	const w = new SilentWindow();
 	call(w, 0, true);
