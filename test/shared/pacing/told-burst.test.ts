@@ -4,33 +4,33 @@
  */
 import { QuotaWindow, ToldBurst } from '../../../shared/pacing';
 
+/** Counts told of a limit of 10 in windows of 10 s, our first call of the span at 100 ms: [remaining, sent at, ours within, ours up to]. */
+function told(counts: Array<[remaining: number, sentAt: number, oursWithin: number, oursUpTo: number]>): ToldBurst {
+	const b = new ToldBurst();
+	for (const [remaining, sentAt, within, upTo] of counts) b.noteCount(remaining, 10, sentAt, within, upTo, 100, 10_000);
+	return b;
+}
+
 describe('ToldBurst: alone or shared, from the counts told', () => {
 	test('a count that shows only our calls, over a stretch of them: alone', () => {
-		const b = new ToldBurst();
 		// Three calls at one instant, all counted first: not evidence (no one else could have come yet); nor 0.3 s of calls.
-		b.noteCount(7, 10, 100, 3, 3, 100, 10_000);
-		b.noteCount(6, 10, 400, 4, 4, 100, 10_000);
-		expect(b.alone).toBe(false);
+		const early: Array<[number, number, number, number]> = [
+			[7, 100, 3, 3],
+			[6, 400, 4, 4],
+		];
+		expect(told(early).alone).toBe(false);
 		// A call a second after our first still shows only ours.
-		b.noteCount(5, 10, 1_100, 5, 5, 100, 10_000);
-		expect(b.alone).toBe(true);
+		expect(told([...early, [5, 1_100, 5, 5]]).alone).toBe(true);
 	});
 
 	test('a count below the limit less our calls: shared, for good', () => {
-		const b = new ToldBurst();
-		b.noteCount(5, 10, 1_100, 5, 5, 100, 10_000);
-		b.noteCount(2, 10, 1_200, 6, 6, 100, 10_000);
-		expect(b.alone).toBe(false);
-		b.noteCount(4, 10, 1_300, 6, 6, 100, 10_000);
-		expect(b.alone).toBe(false);
+		expect(told([[5, 1_100, 5, 5], [2, 1_200, 6, 6]]).alone).toBe(false);
+		expect(told([[5, 1_100, 5, 5], [2, 1_200, 6, 6], [4, 1_300, 6, 6]]).alone).toBe(false);
 	});
 
 	test('calls sent just after the one told may have been counted before it: not taken for others', () => {
-		const b = new ToldBurst();
 		// Told 5 left of 10 for a call with 4 of ours up to it and 5 within 50 ms after: consistent with ours alone.
-		b.noteCount(5, 10, 1_100, 5, 4, 100, 10_000);
-		b.noteCount(4, 10, 1_150, 6, 6, 100, 10_000);
-		expect(b.alone).toBe(true);
+		expect(told([[5, 1_100, 5, 4], [4, 1_150, 6, 6]]).alone).toBe(true);
 	});
 });
 
