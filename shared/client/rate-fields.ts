@@ -182,34 +182,56 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	return out;
 }
 
+/** A refused call's delay, and how far the window's end may lie before it (ms): 0 when told to the millisecond. */
+export interface RetryDelay {
+	ms: number;
+	/**
+	 * The window ends within this time before `ms` runs out: a delay in whole seconds (or an HTTP date) is rounded up
+	 * to its second; a relative delay counts from when the server wrote it, up to the answer's time before it came.
+	 */
+	precisionMs: number;
+}
+
+/** A whole second: the rounding of `Retry-After` in seconds, of an HTTP date, of a reset in whole seconds. */
+const WHOLE_SECOND_MS = 1_000;
+
 /**
- * The server's retry delay in ms: a delay field (DELAY_FIELDS: milliseconds, seconds, or an HTTP date on the
- * server's clock), else a reset of the count families or the IETF `t`, else a `retryAfter` number (seconds) in
- * the body. Never negative. Undefined when nothing says it: the caller backs off on its own.
+ * The server's retry delay in ms, with its precision: a delay field (DELAY_FIELDS: milliseconds, seconds, or an
+ * HTTP date on the server's clock), else a reset of the count families or the IETF `t`, else a `retryAfter` number
+ * (seconds) in the body. Never negative. Undefined when nothing says it: the caller backs off on its own.
+ * `sentAt`: when the refused call was sent (a relative delay is written between then and `now`).
  */
-export function parseRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown, clock: ServerTime = OWN_CLOCK): number | undefined {
-	const reset = readRateLimit(headers, now, clock);
-	const resetDelay = reset.resetAt === undefined ? undefined : Math.max(0, reset.resetAt - now);
+export function readRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown, clock: ServerTime = OWN_CLOCK, sentAt = now): RetryDelay | undefined {
+	// A relative delay, told to the millisecond: as precise as the answer was quick (SAME_WINDOW_MS: the same instant).
+	const relative = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
+	const reset = readRateLimit(headers, now, clock, sentAt);
+	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetExact ? 0 : WHOLE_SECOND_MS };
 	for (const { field, unit } of DELAY_FIELDS) {
 		const raw = headerValue(headers, field)?.trim();
 		if (!raw) continue;
 		if (/^\d+(\.\d+)?$/.test(raw)) {
 			const ms = Math.round(Number(raw) * (unit === 'ms' ? 1 : 1000));
+			const whole = unit !== 'ms' && /^\d+$/.test(raw);
 			// Whole seconds, rounded up by the server: an exact reset within the last second before it is the same instant, told precisely.
-			if (unit !== 'ms' && /^\d+$/.test(raw) && resetDelay !== undefined && resetDelay > ms - 1000 && resetDelay <= ms) return resetDelay;
-			return ms;
+			if (whole && resetDelay !== undefined && resetDelay.ms > ms - 1000 && resetDelay.ms <= ms) return resetDelay;
+			return { ms, precisionMs: whole ? WHOLE_SECOND_MS : relative };
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
-		if (at !== undefined) return Math.max(0, clock.toLocal(at) - now);
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};
 		for (const v of [b.retryAfter, b.retry_after, inner.retryAfter, inner.retry_after]) {
-			if (typeof v === 'number' && v >= 0) return Math.round(v * 1000);
+			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: Number.isInteger(v) ? WHOLE_SECOND_MS : relative };
 		}
 	}
 	return undefined;
+}
+
+/** The server's retry delay in ms (readRetryDelay without its precision). */
+export function parseRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown, clock: ServerTime = OWN_CLOCK): number | undefined {
+	return readRetryDelay(headers, now, body, clock)?.ms;
 }

@@ -6,7 +6,7 @@
 import type { OperationRef } from '../errors';
 import { MalformedResponseError, errorFromResponse, looksLikeErrorEnvelope, snippetOf } from '../errors';
 import type { HttpResponse } from '../base';
-import { OWN_CLOCK, parseRetryDelay, type ServerTime } from './rate-fields';
+import { OWN_CLOCK, readRetryDelay, type ServerTime } from './rate-fields';
 
 export interface ParsedBody {
 	ok: boolean;
@@ -35,7 +35,7 @@ export function parseBody(body: unknown): ParsedBody {
  * Turns a response into data, or throws the typed error it stands for.
  * WORKFLOW_BUSY is recognised by its code at any status, 2xx included.
  */
-export function readResponse(response: HttpResponse, op: OperationRef, now: number, clock: ServerTime = OWN_CLOCK): unknown {
+export function readResponse(response: HttpResponse, op: OperationRef, now: number, clock: ServerTime = OWN_CLOCK, sentAt = now): unknown {
 	const { status, headers } = response;
 	const parsed = parseBody(response.body);
 	if (status >= 200 && status < 300) {
@@ -47,11 +47,13 @@ export function readResponse(response: HttpResponse, op: OperationRef, now: numb
 		}
 		if (!looksLikeErrorEnvelope(parsed.value)) return parsed.value;
 	}
+	const delay = readRetryDelay(headers, now, parsed.value, clock, sentAt);
 	throw errorFromResponse(op, {
 		status,
 		value: parsed.value,
 		jsonOk: parsed.ok,
 		html: parsed.html,
-		retryAfterMs: parseRetryDelay(headers, now, parsed.value, clock),
+		retryAfterMs: delay?.ms,
+		retryAfterPrecisionMs: delay?.precisionMs,
 	});
 }

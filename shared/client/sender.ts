@@ -112,7 +112,7 @@ export class Sender {
 					try {
 						const redirected = redirectError(op, sent, response, this.baseUrl);
 						if (redirected) throw redirected;
-						value = readResponse(response, op, this.now(), this.pacer.serverClock);
+						value = readResponse(response, op, this.now(), this.pacer.serverClock, slot.sentAt);
 					} catch (e) {
 						error = e;
 					}
@@ -160,7 +160,7 @@ export class Sender {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: a refusal holds every call of this operation on the key (a short delay, only until the window our oldest call opened ends).
-				const ownWait = this.pacer.refused(decision.delayMs, key, learned?.late === false);
+				const ownWait = this.pacer.refused(decision.delayMs, key, { learned: learned?.late === false, precisionMs: error.retryAfterPrecisionMs });
 				waitedUntil = this.now() + ownWait;
 				if (ownWait > 0) await this.sleep(ownWait);
 			} else if (refusal) {

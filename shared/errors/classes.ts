@@ -146,12 +146,14 @@ export class RateLimitedError extends PostWriterError {
 	override readonly kind = 'rate_limited' as const;
 	/** The server's delay before a retry, when it gave one. */
 	readonly retryAfterMs?: number;
+	/** How far before that delay's end the window may end (ms): 0 when told to the millisecond; unknown, a whole second. */
+	readonly retryAfterPrecisionMs?: number;
 	/** Set when the call gave up because the wait for the quota would pass its budget. */
 	readonly budget?: QuotaBudget;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget } = {}) {
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
 		const on = details.operationName ?? details.operation;
-		const { budget, ...rest } = details;
+		const { budget, retryAfterPrecisionMs, ...rest } = details;
 		super(
 			budget
 				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget, retryAfterMs)} Nothing was charged. ${budget.setting ? `Raise ${budget.setting}, run` : 'Run'} fewer executions on this API key at once, or spread them out.`
@@ -160,6 +162,7 @@ export class RateLimitedError extends PostWriterError {
 			'Retry later; the call was refused and nothing was charged.',
 		);
 		this.retryAfterMs = retryAfterMs;
+		this.retryAfterPrecisionMs = retryAfterPrecisionMs;
 		this.budget = budget;
 	}
 	override get safeToRetry(): boolean {

@@ -149,6 +149,8 @@ export interface FailedResponse {
 	html?: boolean;
 	/** The server's retry delay in ms, when it gave one (Retry-After, X-RateLimit-Reset, a body field). */
 	retryAfterMs?: number;
+	/** How far before that delay's end the window may end (ms): 0 when told to the millisecond. */
+	retryAfterPrecisionMs?: number;
 }
 
 /**
@@ -194,7 +196,7 @@ export function errorFromResponse(op: OperationRef, response: FailedResponse): P
 		return new WorkflowBusyError(response.retryAfterMs, base);
 	}
 	if (status === 429) {
-		return new RateLimitedError(response.retryAfterMs, { ...base, operationName: op.name });
+		return new RateLimitedError(response.retryAfterMs, { ...base, operationName: op.name, retryAfterPrecisionMs: response.retryAfterPrecisionMs });
 	}
 	if (status === 401) {
 		const known = Object.values(AUTH_MESSAGES).find((m) => serverMessage?.toLowerCase().includes(m.toLowerCase()));

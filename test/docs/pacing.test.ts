@@ -47,6 +47,7 @@ const STATED: Array<[what: string, text: string]> = [
 	['a late end', `refused within ${seconds(LATE_END_MS)} of it, shows the end late`],
 	["a guess's longest wait", `the backoff's longest step (${seconds(DEFAULT_RETRY_POLICY.maxDelayMs)}; ${seconds(RETRY_BUDGET.maxDelayMs ?? 0)} on Zapier)`],
 	['when a relative reset is exact', `it is exact only when the answer came within ${SAME_WINDOW_MS} ms`],
+	['when a delay in milliseconds is', `A delay in milliseconds counts as told to the millisecond only when its answer came within ${SAME_WINDOW_MS} ms`],
 ];
 
 test("the page names every spelling of the reader's table", () => {

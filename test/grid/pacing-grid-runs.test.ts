@@ -62,8 +62,9 @@ function missShare(n: number): number {
 	return missed / DRAWS;
 }
 
-test(`S8's mean of ${S8_PROCESS_RUNS} runs a case seldom misses a comparison that holds in expectation, where one run often does`, () => {
+test(`S8's mean of ${S8_PROCESS_RUNS} runs a case seldom misses a comparison that holds in expectation, where one run does too often`, () => {
 	expect(missShare(S8_PROCESS_RUNS)).toBeLessThan(MISS_SHARE_ALLOWED);
-	// One run a case: the comparisons that hold in expectation were missed somewhere in most grids.
-	expect(missShare(1)).toBeGreaterThan(0.3);
+	// One run a case: the comparisons that hold in expectation are missed somewhere in more grids than allowed (about 1 in
+	// 4 since a delay told to the millisecond holds the lane for the delay alone; 1 in 3 before), so S8 needs the mean.
+	expect(missShare(1)).toBeGreaterThan(MISS_SHARE_ALLOWED);
 });

@@ -2,7 +2,7 @@
  * rate-fields.ts: one reader with one table of spellings. Each spelling the table names is read here; a field or
  * value it does not know counts as not said, never as a wrong number; the server's dates are read on its clock.
  */
-import { DELAY_FIELDS, parseDuration, parseReset, parseRetryDelay, RATE_FIELD_FAMILIES, readRateLimit } from '../../../shared/client';
+import { DELAY_FIELDS, parseDuration, parseReset, parseRetryDelay, RATE_FIELD_FAMILIES, readRateLimit, readRetryDelay } from '../../../shared/client';
 import { ServerClock } from '../../../shared/pacing';
 
 const now = 1_700_000_000_000;
@@ -101,6 +101,28 @@ describe('parseRetryDelay: each delay field, then the resets, then the body', ()
 		['whole seconds and an exact reset within them: the exact reset', { 'Retry-After': '2', 'X-RateLimit-Reset': '1700000001.400' }, 1_400],
 	])('%s', (_name, headers, expected) => {
 		expect(parseRetryDelay(headers, now)).toBe(expected);
+	});
+
+	// The precision: how far before the delay's end the window may end. The hold probes that time (refusal-hold.ts);
+	// a delay told to the millisecond has none to probe.
+	test.each([
+		['retry-after-ms', { 'retry-after-ms': '850' }, 0],
+		['Retry-After in seconds with decimals', { 'Retry-After': '1.5' }, 0],
+		['a reset as a duration', { 'x-ratelimit-reset-requests': '1m30s' }, 0],
+		['an exact reset within whole seconds', { 'Retry-After': '2', 'X-RateLimit-Reset': '1700000001.400' }, 0],
+		['Retry-After in whole seconds', { 'Retry-After': '3' }, 1_000],
+		['Retry-After as an HTTP date', { 'Retry-After': new Date(now + 4_000).toUTCString() }, 1_000],
+		['a reset in whole seconds to wait', { 'RateLimit-Reset': '7' }, 1_000],
+		['the IETF t', { RateLimit: '"default";r=0;t=12' }, 1_000],
+	])('precision of %s', (_name, headers, precisionMs) => {
+		expect(readRetryDelay(headers, now)?.precisionMs).toBe(precisionMs);
+	});
+
+	test('a delay in milliseconds on a slow refusal is as precise as the answer was quick: it was written between the send and the answer', () => {
+		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 30)).toEqual({ ms: 850, precisionMs: 0 });
+		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 400)).toEqual({ ms: 850, precisionMs: 400 });
+		expect(readRetryDelay({}, now, { retryAfter: 0.25 }, undefined, now - 400)).toEqual({ ms: 250, precisionMs: 400 });
+		expect(readRetryDelay({}, now, { retryAfter: 2 })).toEqual({ ms: 2_000, precisionMs: 1_000 });
 	});
 
 	test('a retryAfter in the body, in seconds, when no field says it', () => {

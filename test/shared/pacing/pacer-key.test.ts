@@ -173,6 +173,17 @@ describe('a refusal', () => {
 		expect(p.pauseLeft('generatePost')).toBe(2_000);
 	});
 
+	test('a delay told to the millisecond (`retry-after-ms`) holds its lane for all of the delay, without exact ends and however short; the refused call adds its jitter', () => {
+		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0.99 });
+		expect(p.refused(2_000, 'generatePost', { precisionMs: 0 })).toBe(2_000 + Math.round(0.99 * 120));
+		expect(p.pauseLeft('generatePost')).toBe(2_000);
+		// Under a second: a whole-second `Retry-After` would hold nothing here (no call of ours opened the window).
+		expect(p.refused(600, 'listPosts', { precisionMs: 0 })).toBe(600 + Math.round(0.99 * 50));
+		expect(p.pauseLeft('listPosts')).toBe(600);
+		expect(p.refused(600, 'getPost')).toBe(600 + Math.round(0.99 * 50));
+		expect(p.pauseLeft('getPost')).toBe(0);
+	});
+
 	test('a call refused in the last second of a whole-second delay finds the window not ended: the lane holds half of what is left, then the rest', async () => {
 		let now = 0;
 		const p = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0 });

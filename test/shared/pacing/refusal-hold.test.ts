@@ -4,13 +4,16 @@ import { DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, LEARNED_PROBE_MS, RefusalHold, T
 /** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
 const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });
 
-test('with exact window ends the whole wait is held, and every later refusal cuts', () => {
+test('a delay told to the millisecond holds the lane for all of it (not the refused call\'s jitter), and every later refusal cuts', () => {
 	const hold = new RefusalHold();
 	expect(hold.onRefusedCall(0)).toBe(true);
-	expect(hold.holdUntil(refusal(0, 3_000, { wait: 3_100, precision: 0 }))).toBe(3_100);
+	expect(hold.holdUntil(refusal(0, 3_000, { wait: 3_100, precision: 0 }))).toBe(3_000);
 	// The "last second" of an exact delay is empty: a call sent at its end is refused as any other.
-	expect(hold.onRefusedCall(3_100)).toBe(true);
-	expect(hold.keepsEpoch(3_100)).toBe(false);
+	expect(hold.onRefusedCall(3_000)).toBe(true);
+	expect(hold.keepsEpoch(3_000)).toBe(false);
+	// A short one too: no "within the delay" time, whose refusals would keep the epoch.
+	expect(hold.holdUntil(refusal(3_000, 400, { wait: 430, precision: 0 }))).toBe(3_400);
+	expect(hold.keepsEpoch(3_400)).toBe(false);
 });
 
 test('a delay in whole seconds holds until its last second; a call refused there cuts nothing and halves what is left', () => {
