@@ -16,6 +16,19 @@ test('a delay told to the millisecond holds the lane for all of it (not the refu
 	expect(hold.keepsEpoch(3_400)).toBe(false);
 });
 
+test('a delay in whole seconds whose last second holds the end of the window our oldest call opened: held until that end', () => {
+	// An HTTP date rounds a 1 s window's end up past a second: the delay is 1.6 s, the window our call opened ends at 1.03 s.
+	expect(new RefusalHold().holdUntil(refusal(500, 1_600, { opened: 1_530 }))).toBe(1_530);
+	// That end before the last second, or after the delay: the last second as ever.
+	expect(new RefusalHold().holdUntil(refusal(500, 3_000, { opened: 1_530 }))).toBe(2_500);
+	expect(new RefusalHold().holdUntil(refusal(500, 1_600, { opened: 2_200 }))).toBe(1_100);
+	// A call refused after that end still halves what is left.
+	const hold = new RefusalHold();
+	hold.holdUntil(refusal(500, 1_600, { opened: 1_530 }));
+	expect(hold.onRefusedCall(1_540)).toBe(false);
+	expect(hold.holdUntil(refusal(1_560, 540))).toBe(1_560 + 270);
+});
+
 test('a delay in whole seconds holds until its last second; a call refused there cuts nothing and halves what is left', () => {
 	const hold = new RefusalHold();
 	expect(hold.holdUntil(refusal(0, 3_000, { wait: 3_040 }))).toBe(2_040);
