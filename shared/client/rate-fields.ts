@@ -14,6 +14,8 @@ export interface ServerTime {
 	toLocal(serverMs: number): number;
 	/** How far `toLocal` may be off (ms): 0 when the server's dates agree with our clock. */
 	readonly precisionMs: number;
+	/** How early an instant may fall on our clock at most (ms; `toLocal` reads it late, never early): 0 with ours. */
+	readonly spreadMs?: number;
 }
 
 /** Our own clock: what is read when no answer carried a `Date` header. */
@@ -218,7 +220,8 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
-		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS };
+		// Its second, and how early the server's clock may put it on ours (a first answer's `Date` leaves up to a second).
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS + (clock.spreadMs ?? 0) };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {

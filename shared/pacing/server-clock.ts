@@ -50,6 +50,11 @@ export class ServerClock {
 		return this.offsetMs === 0 ? 0 : Math.min(this.high - this.low, DATE_PRECISION_MS / (this.answers + 1));
 	}
 
+	/** How early the server's instants may fall on ours at most (ms): the width of the offsets the answers allow; 0 while ours is taken. */
+	get spreadMs(): number {
+		return this.offsetMs === 0 ? 0 : this.high - this.low;
+	}
+
 	/** Our time of an instant the server names on its clock. */
 	toLocal(serverMs: number): number {
 		return serverMs - this.offsetMs;

@@ -118,6 +118,14 @@ describe('parseRetryDelay: each delay field, then the resets, then the body', ()
 		expect(readRetryDelay(headers, now)?.precisionMs).toBe(precisionMs);
 	});
 
+	test("an HTTP date read on a server's clock known only to its spread: the date's second and that spread", () => {
+		const clock = new ServerClock();
+		// One answer, 300 ms on its way, from a server 3 s ahead: the offset is known within 1.3 s.
+		clock.learn(new Date(now + 3_000).toUTCString(), now - 300, now);
+		expect(readRetryDelay({ 'Retry-After': new Date(now + 5_000).toUTCString() }, now, undefined, clock)?.precisionMs).toBe(1_000 + clock.spreadMs);
+		expect(clock.spreadMs).toBe(1_300);
+	});
+
 	test('a delay in milliseconds on a slow refusal is as precise as the answer was quick: it was written between the send and the answer', () => {
 		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 30)).toEqual({ ms: 850, precisionMs: 0 });
 		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 400)).toEqual({ ms: 850, precisionMs: 400 });

@@ -44,6 +44,20 @@ describe('ServerClock', () => {
 		expect(clock.toLocal(T0 + skew)).toBeCloseTo(T0, -3);
 	});
 
+	test('the spread bounds how early a server\'s instant may be: a second and the answer\'s time after one answer, less after many; 0 on our clock', () => {
+		const clock = new ServerClock();
+		learnFrom(clock, 3_000, 1);
+		expect(clock.spreadMs).toBe(DATE_PRECISION_MS + 200);
+		// The true offset lies within the spread above the one taken.
+		expect(3_000 - clock.offsetMs).toBeLessThanOrEqual(clock.spreadMs);
+		learnFrom(clock, 3_000, 20);
+		expect(clock.spreadMs).toBeLessThan(300);
+		expect(3_000 - clock.offsetMs).toBeLessThanOrEqual(clock.spreadMs);
+		const ours = new ServerClock();
+		learnFrom(ours, 0, 5);
+		expect(ours.spreadMs).toBe(0);
+	});
+
 	test('a clock that jumps: bounds that cross start again from the latest answer', () => {
 		const clock = new ServerClock();
 		learnFrom(clock, 3_000, 10);
