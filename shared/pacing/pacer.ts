@@ -245,7 +245,7 @@ export class Pacer {
 		const now = this.now();
 		lane.sent++;
 		lane.rate.onSend(now);
-		lane.window.onSend(lane.sent, now);
+		lane.window.onSend(lane.sent, now, lane.flight.latencyMs);
 		lane.flight.start(lane.sent, now);
 		lane.silent.sent(now);
 		this.lastActivity = now;

@@ -62,9 +62,15 @@ export class QuotaWindow {
 	/** Without exact ends, whether a told window's calls may go together, and our own windows then (told-burst.ts). */
 	private readonly burst = new ToldBurst(this.sends);
 
-	onSend(ticket: number, at: number): void {
+	/**
+	 * Our call `ticket` went at `at`. Our calls are kept for two windows and the time answers take (`answersTakeMs`):
+	 * the counts told in answers slower than the window are about windows that long gone (kept two windows alone, a
+	 * lone client with 5 s answers on 1 s windows found none of its calls in them, never saw itself alone, and kept
+	 * its calls spread).
+	 */
+	onSend(ticket: number, at: number, answersTakeMs = 0): void {
 		this.seedBurst(at);
-		this.sends.add(ticket, at, at - 2 * (this.windowMs ?? 60_000));
+		this.sends.add(ticket, at, at - 2 * (this.windowMs ?? 60_000) - answersTakeMs);
 		this.burst.onSend(at, this.windowMs === undefined ? undefined : this.windowMs + marginOf(this.windowMs));
 	}
 

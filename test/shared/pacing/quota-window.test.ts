@@ -2,6 +2,22 @@
 import { InFlight, QuotaWindow } from '../../../shared/pacing';
 
 describe('QuotaWindow', () => {
+	test('our calls are kept for two windows and the time answers take: a count told 5 s late still finds the calls it counted', () => {
+		const q = new QuotaWindow();
+		q.learn({ limit: 10, windowMs: 1_000 }, 0);
+		q.onSend(1, 0, 5_000);
+		q.onSend(2, 6_000, 5_000);
+		expect(q.sentAt(1)).toBe(0);
+		q.onSend(3, 7_500, 5_000);
+		expect(q.sentAt(1)).toBeUndefined();
+		// Answers within a window: two windows are kept.
+		const r = new QuotaWindow();
+		r.learn({ limit: 10, windowMs: 1_000 }, 0);
+		r.onSend(1, 0, 200);
+		r.onSend(2, 2_500, 200);
+		expect(r.sentAt(1)).toBeUndefined();
+	});
+
 	test('an exact window end and a spent count hold the calls until that end, counting our calls sent after the one told', () => {
 		const q = new QuotaWindow();
 		for (let t = 1; t <= 3; t++) q.onSend(t, t * 10);
