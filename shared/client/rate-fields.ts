@@ -15,11 +15,11 @@ export interface ServerTime {
 	/** How far `toLocal` may be off (ms): 0 when the server's dates agree with our clock. */
 	readonly precisionMs: number;
 	/** How early an instant may fall on our clock at most (ms; `toLocal` reads it late, never early): 0 with ours. */
-	readonly spreadMs?: number;
+	readonly spreadMs: number;
 }
 
 /** Our own clock: what is read when no answer carried a `Date` header. */
-export const OWN_CLOCK: ServerTime = { toLocal: (ms) => ms, precisionMs: 0 };
+export const OWN_CLOCK: ServerTime = { toLocal: (ms) => ms, precisionMs: 0, spreadMs: 0 };
 
 /**
  * The families of count fields, each with its names for the limit, the calls left and the reset. The reset's
@@ -41,6 +41,9 @@ export const DELAY_FIELDS = [
 
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "p";q=100;w=60` and `RateLimit: "p";r=42;t=17`. */
 export const IETF_FIELDS = { policy: 'ratelimit-policy', limit: 'ratelimit' } as const;
+
+/** A whole second: the rounding of `Retry-After` in seconds, of an HTTP date, of a reset in whole seconds. */
+const WHOLE_SECOND_MS = 1_000;
 
 /** Numbers above these are epochs, not delays: 1e12 ms is 2001 in epoch ms, 1e9 s is 2001 in epoch seconds. */
 const EPOCH_MS_ABOVE = 1e12;
@@ -72,6 +75,8 @@ export function parseDuration(raw: string): number | undefined {
 export interface ResetTime {
 	at: number;
 	exact: boolean;
+	/** How far before `at` the window may end (ms): the value's rounding, and the server's clock's spread for its dates. */
+	precisionMs: number;
 }
 
 /**
@@ -86,18 +91,24 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// it ends late by up to that time (never early); exact only when that time is within the same window's margin
 	// (a duration written when a 1 s answer began, read as it ended: a whole window late, 2 × the quota-bound limit).
 	const relativeExact = now - sentAt <= SAME_WINDOW_MS;
-	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({ at: clock.toLocal(serverMs), exact: exact && clock.precisionMs <= SAME_WINDOW_MS });
+	// Told to the millisecond, a relative value is as precise as the answer was quick (written between send and arrival).
+	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: exact ? (relativeExact ? 0 : now - sentAt) : WHOLE_SECOND_MS });
+	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
+		at: clock.toLocal(serverMs),
+		exact: exact && clock.precisionMs <= SAME_WINDOW_MS,
+		precisionMs: (exact ? 0 : WHOLE_SECOND_MS) + clock.spreadMs,
+	});
 	if (/^\d+(\.\d+)?$/.test(text)) {
 		const n = Number(text);
 		const decimals = text.includes('.');
 		if (n > EPOCH_MS_ABOVE) return onServerClock(n, true);
 		if (n > EPOCH_S_ABOVE) return onServerClock(Math.round(n * 1000), decimals);
-		return { at: now + Math.round(n * 1000), exact: decimals && n > 0 && relativeExact };
+		return relative(now + Math.round(n * 1000), decimals && n > 0);
 	}
 	const duration = parseDuration(text);
 	// A duration is printed with every digit the server has (Go's form: `8s` is 8.000 s, `7.5s`, `850ms`): exact; but
 	// `0ms` says only that the window ended, some time before (a server does not count below zero).
-	if (duration !== undefined) return { at: now + duration, exact: duration > 0 && relativeExact };
+	if (duration !== undefined) return relative(now + duration, duration > 0);
 	const date = parseDate(text);
 	return date === undefined ? undefined : onServerClock(date, false);
 }
@@ -170,7 +181,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 		const remaining = count(headers, f.remaining);
 		const reset = parseReset(headerValue(headers, f.reset), now, clock, sentAt);
 		if (limit === undefined && remaining === undefined && reset === undefined) continue;
-		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact });
+		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact, resetPrecisionMs: reset?.precisionMs });
 		const w = /;\s*w=(\d+(?:\.\d+)?)/.exec(headerValue(headers, f.limit) ?? '');
 		if (w) out.windowMs = Math.round(Number(w[1]) * 1000);
 		break;
@@ -179,7 +190,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	out.limit ??= ietf.limit;
 	out.remaining ??= ietf.remaining;
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
-	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false });
+	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: WHOLE_SECOND_MS });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
 }
@@ -194,9 +205,6 @@ export interface RetryDelay {
 	precisionMs: number;
 }
 
-/** A whole second: the rounding of `Retry-After` in seconds, of an HTTP date, of a reset in whole seconds. */
-const WHOLE_SECOND_MS = 1_000;
-
 /**
  * The server's retry delay in ms, with its precision: a delay field (DELAY_FIELDS: milliseconds, seconds, or an
  * HTTP date on the server's clock), else a reset of the count families or the IETF `t`, else a `retryAfter` number
@@ -207,7 +215,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 	// A relative delay, told to the millisecond: as precise as the answer was quick (SAME_WINDOW_MS: the same instant).
 	const relative = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
 	const reset = readRateLimit(headers, now, clock, sentAt);
-	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetExact ? 0 : WHOLE_SECOND_MS };
+	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? WHOLE_SECOND_MS };
 	for (const { field, unit } of DELAY_FIELDS) {
 		const raw = headerValue(headers, field)?.trim();
 		if (!raw) continue;
@@ -221,7 +229,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
 		// Its second, and how early the server's clock may put it on ours (a first answer's `Date` leaves up to a second).
-		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS + (clock.spreadMs ?? 0) };
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS + clock.spreadMs };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {

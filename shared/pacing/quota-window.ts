@@ -27,6 +27,8 @@ export interface RateWindow {
 	resetAt?: number;
 	/** False when `resetAt` is known only to the second (a delay in whole seconds, an epoch in whole seconds, an HTTP date). */
 	resetExact?: boolean;
+	/** How far before `resetAt` the window may end (ms): its rounding, and the server's clock's spread for an instant on it. */
+	resetPrecisionMs?: number;
 	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
 	windowMs?: number;
 }
