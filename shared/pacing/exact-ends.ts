@@ -13,6 +13,9 @@ export interface ToldEnd {
 	asOf: number;
 }
 
+/** Others' pace is read from counts told for our calls at least this far apart (ms): calls sent closer reach the server in any order. */
+const MIN_PACE_SPAN_MS = 200;
+
 export class ExactEnds {
 	/** An answer told an exact end. */
 	seen = false;
@@ -63,15 +66,36 @@ export class ExactEnds {
 	 * Calls left in a told window: the count told, less our calls sent after the one it was told for, and less our
 	 * calls sent before it that are still unanswered: the calls of one burst reach the server out of order, and one of
 	 * them may be counted after the call told for (on virtual time, a lone client's burst: 2 calls left where none
-	 * were, 12 calls sent into the next window for 10, and the client went back to spreading its calls).
+	 * were, 12 calls sent into the next window for 10, and the client went back to spreading its calls). At `now`,
+	 * less the others' calls since, at their pace (othersPace).
 	 */
-	left(c: ToldEnd): number {
+	left(c: ToldEnd, now?: number): number {
 		// Only those sent within a moment of it may reach the server after it: counting every call still out (those sent
 		// a second before, in 1 s answers) held a lone client a window early, 29 calls of 30 sent (1.24 × in 1 run of 4).
 		const sentAt = this.sends.sentAt(c.asOf);
 		// A call sent after it whose own count told more left reached the server first: it is in the count already.
 		const countedAfter = this.sends.count((_at, t) => t > c.asOf && !((this.toldLeft.get(t) ?? -1) > c.remaining));
-		return c.remaining - countedAfter - this.unansweredBefore(c.asOf, sentAt === undefined ? -Infinity : sentAt - SAME_WINDOW_MS);
+		// Others' calls since it was counted, at the pace the counts showed them (three processes on 10 s windows, 1 s answers:
+		// each sent a call the others had spent, 10 % → 4 % answered 429).
+		const others = now === undefined || sentAt === undefined ? 0 : this.othersPace() * Math.max(0, now - sentAt);
+		return c.remaining - countedAfter - this.unansweredBefore(c.asOf, sentAt === undefined ? -Infinity : sentAt - SAME_WINDOW_MS) - others;
+	}
+
+	/** Others' calls a millisecond in the current window: what the counts told fell by, less our calls between them, over the time between. */
+	private othersPace(): number {
+		let first: [number, number, number] | undefined;
+		let last: [number, number, number] | undefined;
+		for (const [ticket, remaining] of this.toldLeft) {
+			const at = this.sends.sentAt(ticket);
+			if (at === undefined) continue;
+			if (!first || at < first[1]) first = [ticket, at, remaining];
+			if (!last || at > last[1]) last = [ticket, at, remaining];
+		}
+		if (!first || !last || last[1] - first[1] < MIN_PACE_SPAN_MS) return 0;
+		const [a, aAt, aLeft] = first;
+		const [b, bAt, bLeft] = last;
+		const ours = this.sends.count((_at, t) => t > a && t <= b);
+		return Math.max(0, aLeft - bLeft - ours) / (bAt - aAt);
 	}
 
 	/** Our calls counted in the window of `windowMs` ending at `endsAt` (`span`: the window and its margin). */

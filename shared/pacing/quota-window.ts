@@ -161,7 +161,7 @@ export class QuotaWindow {
 	holdUntil(now: number): number | undefined {
 		const c = this.ends.current;
 		if (!c) return this.ownLimit(now);
-		if (now < c.endsAt) return this.ends.left(c) <= 0 ? c.endsAt : undefined;
+		if (now < c.endsAt) return this.ends.left(c, now) <= 0 ? c.endsAt : undefined;
 		// A new window began at the told end: the limit is what it allows, less our calls since (others' show in its answers).
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
 		const since = this.sends.times((at) => at >= c.endsAt);

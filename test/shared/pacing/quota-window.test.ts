@@ -2,6 +2,31 @@
 import { InFlight, QuotaWindow } from '../../../shared/pacing';
 
 describe('QuotaWindow', () => {
+	test("with others on the key, what a told count leaves is less the others' calls since, at the pace the counts showed them", () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 0);
+		q.onSend(2, 500);
+		q.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
+		q.learn({ limit: 25, remaining: 14, resetAt: 10_000 }, 2);
+		// Six counted between our two calls, one of them ours: the others sent 5 in 500 ms. At 1.8 s, 13 more of theirs.
+		expect(q.holdUntil(1_800)).toBeUndefined();
+		expect(q.holdUntil(1_900)).toBe(10_000);
+		// Counts that fall by our calls alone: no others, nothing held.
+		const alone = new QuotaWindow();
+		alone.onSend(1, 0);
+		alone.onSend(2, 500);
+		alone.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
+		alone.learn({ limit: 25, remaining: 19, resetAt: 10_000 }, 2);
+		expect(alone.holdUntil(9_000)).toBeUndefined();
+		// Counts for calls sent closer than 200 ms tell no pace: they reach the server in any order.
+		const close = new QuotaWindow();
+		close.onSend(1, 0);
+		close.onSend(2, 100);
+		close.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
+		close.learn({ limit: 25, remaining: 14, resetAt: 10_000 }, 2);
+		expect(close.holdUntil(9_000)).toBeUndefined();
+	});
+
 	test('our calls are kept for two windows and the time answers take: a count told 5 s late still finds the calls it counted', () => {
 		const q = new QuotaWindow();
 		q.learn({ limit: 10, windowMs: 1_000 }, 0);
