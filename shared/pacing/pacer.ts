@@ -230,9 +230,9 @@ export class Pacer {
 		else this.ownWindowGoes(lane, at);
 	}
 
-	/** Without exact ends, alone on the key: what our own window leaves may go at once (told-burst.ts). */
+	/** In windows of our own (QuotaWindow.inOwnWindows), alone on the key: what our own window leaves may go at once (told-burst.ts). */
 	private ownWindowGoes(lane: Lane, at: number): void {
-		if (!lane.window.exact && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
+		if (lane.window.inOwnWindows(at) && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
 	}
 
 	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */

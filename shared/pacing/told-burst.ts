@@ -58,6 +58,19 @@ export class ToldBurst {
 		if (recent.length > 0) this.group = { start: recent[0], calls: recent.length, span };
 	}
 
+	/**
+	 * A window's exact end was told: our windows since are chained from it, each opened by our first call after the
+	 * last one ended, as the server opens them (`span`: the window and its margin).
+	 */
+	anchor(end: number, span: number): void {
+		let group: { start: number; calls: number; span: number } | undefined;
+		for (const at of this.sends.times((t) => t >= end)) {
+			if (!group || at >= group.start + group.span) group = { start: at, calls: 0, span };
+			group.calls++;
+		}
+		this.group = group;
+	}
+
 	/** Our call went at `at`; `span`: the told window and its margin. */
 	onSend(at: number, span: number | undefined): void {
 		if (span === undefined) return;

@@ -2,6 +2,25 @@
 import { InFlight, QuotaWindow } from '../../../shared/pacing';
 
 describe('QuotaWindow', () => {
+	test('with exact ends, our own windows count the calls only a window past the last end told, and only while the counts never showed another client', () => {
+		const windows = (leftAtCall4: number) => {
+			const q = new QuotaWindow();
+			q.learn({ limit: 10, windowMs: 1_000 }, 0);
+			for (let t = 1; t <= 5; t++) q.onSend(t, (t - 1) * 300);
+			q.learn({ limit: 10, remaining: 9, resetAt: 1_000 }, 1);
+			q.learn({ limit: 10, remaining: leftAtCall4, resetAt: 1_000 }, 4);
+			return q;
+		};
+		// Four of ours counted by the call at 900 ms: 6 left shows no one else.
+		const alone = windows(6);
+		expect(alone.inOwnWindows(1_500)).toBe(false);
+		expect(alone.inOwnWindows(2_000)).toBe(true);
+		// 3 left: others counted too.
+		expect(windows(3).inOwnWindows(2_000)).toBe(false);
+		// Without exact ends, always.
+		expect(new QuotaWindow().inOwnWindows(0)).toBe(true);
+	});
+
 	test("with others on the key, what a told count leaves is less the others' calls since, at the pace the counts showed them", () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 0);

@@ -2,7 +2,7 @@
  * told-burst.ts: without exact window ends, a told window's calls go together only for a client the counts show
  * alone, and then in windows of our own; a refusal fills ours (it is out of step with the server's).
  */
-import { QuotaWindow, ToldBurst } from '../../../shared/pacing';
+import { OwnSends, QuotaWindow, ToldBurst } from '../../../shared/pacing';
 
 /** Counts told of a limit of 10 in windows of 10 s, our first call of the span at 100 ms: [remaining, sent at, ours within, ours up to]. */
 function told(counts: Array<[remaining: number, sentAt: number, oursWithin: number, oursUpTo: number]>): ToldBurst {
@@ -45,6 +45,24 @@ describe('ToldBurst: our own windows', () => {
 		expect(b.holdUntil(11_210, 10)).toBeUndefined();
 		b.onSend(11_300, 10_210);
 		expect(b.left(11_300, 10)).toBe(9);
+	});
+
+	test('anchored to an exact end told, our windows are chained from it as the server opens them, not from where ours had drifted', () => {
+		const sends = new OwnSends();
+		const b = new ToldBurst(sends);
+		for (const [ticket, at] of [[1, 400], [2, 1_000], [3, 1_500], [4, 2_040], [5, 2_100]] as const) {
+			sends.add(ticket, at, 0);
+			b.onSend(at, 1_030);
+		}
+		// Drifted: ours began at 400 and at 1,500, and holds 3 calls since 1,500.
+		expect(b.left(2_100, 10)).toBe(7);
+		// The server's window ended at 1,000: its windows since began at 1,000 and at 2,040 (the first call after 2,030).
+		b.anchor(1_000, 1_030);
+		expect(b.left(2_100, 10)).toBe(8);
+		expect(b.left(3_070, 10)).toBe(10);
+		// No call of ours since the end: the next call opens the next window.
+		b.anchor(2_500, 1_030);
+		expect(b.left(2_600, 10)).toBe(10);
 	});
 
 	test('a refusal fills our window: the server counted its window spent, and ours was out of step', () => {
