@@ -21,15 +21,28 @@ describe('QuotaWindow', () => {
 		expect(new QuotaWindow().inOwnWindows(0)).toBe(true);
 	});
 
-	test("with others on the key, what a told count leaves is less the others' calls since, at the pace the counts showed them", () => {
-		const q = new QuotaWindow();
+	test("with others on the key, what a told count leaves is less the others' calls since, at the pace the last counts showed them", () => {
+		// One call of ours out (ticket 3): while it is, nothing else goes into a window the others' pace has spent.
+		let out = 1;
+		const q = new QuotaWindow((ticket) => (ticket > 3 ? out : 0));
 		q.onSend(1, 0);
 		q.onSend(2, 500);
+		q.onSend(3, 600);
 		q.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
 		q.learn({ limit: 25, remaining: 14, resetAt: 10_000 }, 2);
-		// Six counted between our two calls, one of them ours: the others sent 5 in 500 ms. At 1.8 s, 13 more of theirs.
+		// Six counted between our two calls, one of them ours: the others sent 5 in 500 ms. At 1.7 s, 12 more of
+		// theirs, and our call 3: 14 - 1 - 12 = 1 left; at 1.8 s, none.
+		expect(q.holdUntil(1_700)).toBeUndefined();
+		expect(q.holdUntil(1_800)).toBe(10_000);
+		// None of ours out, and the counts themselves leave room: one call goes, and its answer tells.
+		out = 0;
 		expect(q.holdUntil(1_800)).toBeUndefined();
-		expect(q.holdUntil(1_900)).toBe(10_000);
+		// The pace is the latest: counts that fall by our calls alone show the others stopped.
+		q.onSend(4, 900);
+		q.learn({ limit: 25, remaining: 13, resetAt: 10_000 }, 3);
+		q.learn({ limit: 25, remaining: 12, resetAt: 10_000 }, 4);
+		out = 1;
+		expect(q.holdUntil(5_000)).toBeUndefined();
 		// Counts that fall by our calls alone: no others, nothing held.
 		const alone = new QuotaWindow();
 		alone.onSend(1, 0);
