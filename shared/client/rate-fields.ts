@@ -6,7 +6,7 @@
  */
 import type { HeaderValue } from '../base';
 import { headerValue } from '../base';
-import { SAME_WINDOW_MS, type RateWindow } from '../pacing';
+import { DELAY_PRECISION_MS, SAME_WINDOW_MS, type RateWindow } from '../pacing';
 
 /** The server's clock as the answers' `Date` headers show it (pacing's ServerClock); without one, ours. */
 export interface ServerTime {
@@ -41,9 +41,6 @@ export const DELAY_FIELDS = [
 
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "p";q=100;w=60` and `RateLimit: "p";r=42;t=17`. */
 export const IETF_FIELDS = { policy: 'ratelimit-policy', limit: 'ratelimit' } as const;
-
-/** A whole second: the rounding of `Retry-After` in seconds, of an HTTP date, of a reset in whole seconds. */
-const WHOLE_SECOND_MS = 1_000;
 
 /** Numbers above these are epochs, not delays: 1e12 ms is 2001 in epoch ms, 1e9 s is 2001 in epoch seconds. */
 const EPOCH_MS_ABOVE = 1e12;
@@ -92,11 +89,11 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// (a duration written when a 1 s answer began, read as it ended: a whole window late, 2 × the quota-bound limit).
 	const relativeExact = now - sentAt <= SAME_WINDOW_MS;
 	// Told to the millisecond, a relative value is as precise as the answer was quick (written between send and arrival).
-	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: exact ? (relativeExact ? 0 : now - sentAt) : WHOLE_SECOND_MS });
+	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: exact ? (relativeExact ? 0 : now - sentAt) : DELAY_PRECISION_MS });
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
 		at: clock.toLocal(serverMs),
 		exact: exact && clock.precisionMs <= SAME_WINDOW_MS,
-		precisionMs: (exact ? 0 : WHOLE_SECOND_MS) + clock.spreadMs,
+		precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + clock.spreadMs,
 	});
 	if (/^\d+(\.\d+)?$/.test(text)) {
 		const n = Number(text);
@@ -190,7 +187,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	out.limit ??= ietf.limit;
 	out.remaining ??= ietf.remaining;
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
-	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: WHOLE_SECOND_MS });
+	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
 }
@@ -215,7 +212,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 	// A relative delay, told to the millisecond: as precise as the answer was quick (SAME_WINDOW_MS: the same instant).
 	const relative = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
 	const reset = readRateLimit(headers, now, clock, sentAt);
-	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? WHOLE_SECOND_MS };
+	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS };
 	for (const { field, unit } of DELAY_FIELDS) {
 		const raw = headerValue(headers, field)?.trim();
 		if (!raw) continue;
@@ -224,19 +221,19 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 			const whole = unit !== 'ms' && /^\d+$/.test(raw);
 			// Whole seconds, rounded up by the server: an exact reset within the last second before it is the same instant, told precisely.
 			if (whole && resetDelay !== undefined && resetDelay.ms > ms - 1000 && resetDelay.ms <= ms) return resetDelay;
-			return { ms, precisionMs: whole ? WHOLE_SECOND_MS : relative };
+			return { ms, precisionMs: whole ? DELAY_PRECISION_MS : relative };
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
 		// Its second, and how early the server's clock may put it on ours (a first answer's `Date` leaves up to a second).
-		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: WHOLE_SECOND_MS + clock.spreadMs };
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: DELAY_PRECISION_MS + clock.spreadMs };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};
 		for (const v of [b.retryAfter, b.retry_after, inner.retryAfter, inner.retry_after]) {
-			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: Number.isInteger(v) ? WHOLE_SECOND_MS : relative };
+			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: Number.isInteger(v) ? DELAY_PRECISION_MS : relative };
 		}
 	}
 	return undefined;

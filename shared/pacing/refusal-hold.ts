@@ -5,8 +5,9 @@
  */
 
 /**
- * The precision of a refusal's delay when the answers tell no exact window end: `Retry-After` in whole seconds or
- * as an HTTP date. A delay of at most this says only that the window ends within it.
+ * The precision of a delay or a reset in whole seconds (`Retry-After: 3`, an HTTP date, epoch seconds), and of a
+ * refusal's delay when nothing says better (client/rate-fields.ts gives each delay its own). A delay of at most this
+ * says only that the window ends within it.
  */
 export const DELAY_PRECISION_MS = 1_000;
 /**
