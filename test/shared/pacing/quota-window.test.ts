@@ -43,20 +43,21 @@ describe('QuotaWindow', () => {
 		q.learn({ limit: 25, remaining: 12, resetAt: 10_000 }, 4);
 		out = 1;
 		expect(q.holdUntil(5_000)).toBeUndefined();
+		/** Our calls at 0 and at `secondAt`, told 20 and then `secondLeft` left of 25; `unanswered` of ours out. */
+		const twoCounts = (secondAt: number, secondLeft: number, unanswered = 0) => {
+			const w = new QuotaWindow(() => unanswered);
+			w.onSend(1, 0);
+			w.onSend(2, secondAt);
+			w.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
+			w.learn({ limit: 25, remaining: secondLeft, resetAt: 10_000 }, 2);
+			return w;
+		};
 		// Counts that fall by our calls alone: no others, nothing held.
-		const alone = new QuotaWindow();
-		alone.onSend(1, 0);
-		alone.onSend(2, 500);
-		alone.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
-		alone.learn({ limit: 25, remaining: 19, resetAt: 10_000 }, 2);
-		expect(alone.holdUntil(9_000)).toBeUndefined();
+		expect(twoCounts(500, 19).holdUntil(9_000)).toBeUndefined();
 		// Counts for calls sent closer than 200 ms tell no pace: they reach the server in any order.
-		const close = new QuotaWindow();
-		close.onSend(1, 0);
-		close.onSend(2, 100);
-		close.learn({ limit: 25, remaining: 20, resetAt: 10_000 }, 1);
-		close.learn({ limit: 25, remaining: 14, resetAt: 10_000 }, 2);
-		expect(close.holdUntil(9_000)).toBeUndefined();
+		expect(twoCounts(100, 14).holdUntil(9_000)).toBeUndefined();
+		// 500 ms apart, with one of ours out: the others' pace has spent the window, and nothing goes until its end.
+		expect(twoCounts(500, 14, 1).holdUntil(9_000)).toBe(10_000);
 	});
 
 	test('our calls are kept for two windows and the time answers take: a count told 5 s late still finds the calls it counted', () => {
