@@ -207,6 +207,21 @@ describe('QuotaWindow', () => {
 		expect(q.windowMs).toBe(1_000);
 	});
 
+	test("one end read twice, 56 ms apart as the server's clock is read more closely, is one window, not a window of 56 ms", () => {
+		const q = new QuotaWindow();
+		q.onSend(1, 1_000);
+		q.onSend(2, 1_040);
+		q.onSend(3, 11_000);
+		// Counted in the window ending near 10.5 s (a window lasts 9.5 s at least); a later reading of that end, 56 ms earlier.
+		q.learn({ limit: 25, remaining: 20, resetAt: 10_518 }, 1);
+		q.learn({ limit: 25, remaining: 19, resetAt: 10_462 }, 2);
+		expect(q.windowMs).toBeUndefined();
+		expect(q.toldRate()).toBeUndefined();
+		// The next window's end, 10 s on: that gap is the window.
+		q.learn({ limit: 25, remaining: 24, resetAt: 20_518 }, 3);
+		expect(q.windowMs).toBe(10_000);
+	});
+
 	test('alone on the key, the next window is given at its exact start (once); shared, it is not', () => {
 		const alone = new QuotaWindow();
 		// Our 10 calls are the 10 the window counted: remaining 0 after the last.
