@@ -85,7 +85,7 @@ interface Lane {
 export interface RefusedOptions {
 	/** Learned from refusals that said nothing (silent-window.ts): the window was seen to end there. */
 	learned?: boolean;
-	/** The window ends within this time before the delay runs out (rate-fields.ts's RetryDelay): 0 when told to the millisecond. */
+	/** The window ends within this time before the delay runs out (rate-fields.ts's RetryDelay): 0 when told to the millisecond; undefined when the server told no delay (a guess, held as whole seconds). */
 	precisionMs?: number;
 }
 
@@ -282,15 +282,15 @@ export class Pacer {
 	 * the answers tell exact window ends, otherwise as refusal-hold.ts says (until the delay's last second, or the
 	 * refusing window's end), and its calls go on at the rate the refusal cut.
 	 */
-	refused(delayMs: number, laneName: string, { learned = false, precisionMs = DELAY_PRECISION_MS }: RefusedOptions = {}): number {
+	refused(delayMs: number, laneName: string, { learned = false, precisionMs }: RefusedOptions = {}): number {
 		const delay = Math.max(0, delayMs);
 		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
 		lane.rate.onCrowdingEnds(this.now() + delay);
 		const now = this.now();
 		// A delay learned from refusals (silent-window.ts) ends where the window was seen to end: nothing to probe before.
-		const precision = lane.window.exact || learned ? 0 : precisionMs;
-		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now, learned });
+		const precision = lane.window.exact || learned ? 0 : (precisionMs ?? DELAY_PRECISION_MS);
+		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now, learned, told: precisionMs !== undefined });
 		lane.pausedUntil = Math.max(lane.pausedUntil, until);
 		this.wakeWaiters();
 		return wait;

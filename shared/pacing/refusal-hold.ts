@@ -43,6 +43,8 @@ export interface Refusal {
 	opened: number;
 	/** The delay was learned from refusals that said nothing (silent-window.ts): the calls at its end probe it. */
 	learned?: boolean;
+	/** The server told the delay (a 429 that says nothing is given a guess: it tells no window's end). */
+	told?: boolean;
 }
 
 export class RefusalHold {
@@ -72,6 +74,7 @@ export class RefusalHold {
 	 *   1.27 × on the real sandbox where seconds gave 1.14 ×.
 	 * - a call refused in that last second shows the window has not ended: half of what is left (under
 	 *   TAIL_STEP_MIN_MS, the rest). Holding the rest at once: 1.20 × for 1.10 × with 5 s windows (`Retry-After` alone).
+	 *   Unless its told delay ends past that second at the earliest: a later window refused it, and it is a new pause.
 	 * - a delay of at most the precision: until the refusing window ends if our oldest call since opened it, never
 	 *   past the delay; a call refused in that time holds the same, never past the delay either. Calls sent in
 	 *   between were refused too: three processes on virtual time, told quota without exact ends, 8.9 % → 6.8 %
@@ -79,10 +82,13 @@ export class RefusalHold {
 	 * - a delay of FULL_HOLD_FROM_MS or more: all of it.
 	 * A longer delay than the short one whose time it fell in is a new pause, not a step within that time.
 	 */
-	holdUntil({ now, delay, wait, precision, opened, learned }: Refusal): number {
+	holdUntil({ now, delay, wait, precision, opened, learned, told }: Refusal): number {
 		const tail = this.tail;
-		// A delay that tells its window's end (precision 0) is a pause of its own, whatever time the call was sent in.
-		if (this.refusedInTail && tail && precision > 0 && !(tail.withinDelay && delay > precision)) {
+		// A delay that tells its window's end (precision 0) is a pause of its own, whatever time the call was sent in; so is
+		// one that ends past that time at the earliest: the window ended in it, and a later one refused (a server 3 s away,
+		// three processes: a 10 s delay held as half of the old last second, 4 more refusals each, 26.8 % answered 429).
+		const later = told === true && tail !== undefined && now + delay - precision >= tail.until;
+		if (this.refusedInTail && tail && precision > 0 && !later && !(tail.withinDelay && delay > precision)) {
 			if (tail.withinDelay) return Math.min(opened, tail.until);
 			const left = tail.until - now;
 			return now + (left <= TAIL_STEP_MIN_MS ? left : left / 2);

@@ -1,8 +1,8 @@
 /** The hold after a refusal (shared/pacing/refusal-hold.ts): how long the lane waits, and which refusals cut the rate. */
 import { DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, LEARNED_PROBE_MS, RefusalHold, TAIL_STEP_MIN_MS, type Refusal } from '../../../shared/pacing';
 
-/** A refusal at `now` of `delay`, no jitter, without exact window ends, opened by no call of ours. */
-const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, ...extra });
+/** A refusal at `now` of `delay` told in whole seconds, no jitter, without exact window ends, opened by no call of ours. */
+const refusal = (now: number, delay: number, extra: Partial<Refusal> = {}): Refusal => ({ now, delay, wait: delay, precision: DELAY_PRECISION_MS, opened: now, told: true, ...extra });
 
 test('a delay told to the millisecond holds the lane for all of it (not the refused call\'s jitter), and every later refusal cuts', () => {
 	const hold = new RefusalHold();
@@ -42,6 +42,20 @@ test('a delay in whole seconds holds until its last second; a call refused there
 	// A call sent after the last second is refused by a new window: it cuts.
 	expect(hold.onRefusedCall(3_050)).toBe(true);
 	expect(hold.keepsEpoch(3_040)).toBe(false);
+});
+
+test("a call refused in a delay's last second with a delay that ends past it at the earliest is a new pause: a later window refused it", () => {
+	const hold = new RefusalHold();
+	// Last second: 9,600-10,600 ms.
+	expect(hold.holdUntil(refusal(600, 10_000))).toBe(9_600);
+	// Refused at 11,050 ms though sent within it: the window ended, and the next one, already spent, ends after 19,050 ms.
+	expect(hold.onRefusedCall(10_500)).toBe(false);
+	expect(hold.holdUntil(refusal(11_050, 9_000))).toBe(19_050);
+	// The same refusal with a delay the server did not tell (a 429 that says nothing, given a guess): half of the time left.
+	const guessed = new RefusalHold();
+	guessed.holdUntil(refusal(600, 10_000));
+	guessed.onRefusedCall(10_200);
+	expect(guessed.holdUntil(refusal(10_200, 9_000, { told: false }))).toBe(10_200 + 200);
 });
 
 test('a delay of at most a second holds until the refusing window ends when our call opened it, never past the delay', () => {
