@@ -88,8 +88,9 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// it ends late by up to that time (never early); exact only when that time is within the same window's margin
 	// (a duration written when a 1 s answer began, read as it ended: a whole window late, 2 × the quota-bound limit).
 	const relativeExact = now - sentAt <= SAME_WINDOW_MS;
-	// Told to the millisecond, a relative value is as precise as the answer was quick (written between send and arrival).
-	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: exact ? (relativeExact ? 0 : now - sentAt) : DELAY_PRECISION_MS });
+	// A relative value is as precise as the answer was quick (written between send and arrival), and its rounding.
+	const slow = relativeExact ? 0 : now - sentAt;
+	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow });
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
 		at: clock.toLocal(serverMs),
 		exact: exact && clock.precisionMs <= SAME_WINDOW_MS,
@@ -187,7 +188,9 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	out.limit ??= ietf.limit;
 	out.remaining ??= ietf.remaining;
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
-	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS });
+	// Seconds to wait, rounded up, written between our send and the answer's arrival (as parseReset's relative values).
+	const slow = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
+	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
 }

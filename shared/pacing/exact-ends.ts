@@ -31,10 +31,13 @@ export class ExactEnds {
 	/**
 	 * @param sends our calls not refused.
 	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (InFlight.before).
+	 * @param sameWindowMs two ends closer than this are one window's: SAME_WINDOW_MS for ends told to the millisecond
+	 * (rounded-ends.ts gives a wider one for ends told to the second).
 	 */
 	constructor(
 		private readonly sends: OwnSends,
 		private readonly unansweredBefore: (ticket: number, since: number) => number,
+		private readonly sameWindowMs: () => number = () => SAME_WINDOW_MS,
 	) {}
 
 	/** About the least a window can last (LearnedLength.leastLength). */
@@ -52,13 +55,14 @@ export class ExactEnds {
 		if (remaining === undefined) return length;
 		const told = { endsAt: resetAt, remaining, asOf: ticket };
 		const c = this.current;
-		if (!c || resetAt > c.endsAt + SAME_WINDOW_MS) {
+		const same = this.sameWindowMs();
+		if (!c || resetAt > c.endsAt + same) {
 			this.previousEnd = c?.endsAt;
 			this.current = told;
 			this.toldLeft.clear();
 		}
-		else if (resetAt >= c.endsAt - SAME_WINDOW_MS && this.left(told) < this.left(c)) this.current = told;
-		if (this.current && Math.abs(resetAt - this.current.endsAt) <= SAME_WINDOW_MS) this.toldLeft.set(ticket, remaining);
+		else if (resetAt >= c.endsAt - same && this.left(told) < this.left(c)) this.current = told;
+		if (this.current && Math.abs(resetAt - this.current.endsAt) <= same) this.toldLeft.set(ticket, remaining);
 		return length;
 	}
 

@@ -17,6 +17,7 @@ export * from './rate-controller';
 export * from './refusal-hold';
 export * from './registry';
 export * from './room-signal';
+export * from './rounded-ends';
 export * from './server-clock';
 export * from './silent-window';
 export * from './told-burst';

@@ -33,6 +33,7 @@ const STATED: Array<[what: string, text: string]> = [
 	['jitter', `plus ${pct(JITTER.share)} and ${JITTER.minMs} ms of jitter, at most ${JITTER.maxMs} ms`],
 	['window when none is told', `a window of ${aSecond(COMMON_WINDOW_MS)} is assumed`],
 	['window margin', `over a window ${pct(WINDOW_MARGIN.share)} and ${WINDOW_MARGIN.ms} ms longer than told`],
+	['window margin cap', `the ${pct(WINDOW_MARGIN.share)} at most ${WINDOW_MARGIN.shareMaxMs} ms`],
 	['last second of a delay', `waits half of what is left, down to ${TAIL_STEP_MIN_MS} ms`],
 	['a long delay held whole', `A delay of ${seconds(FULL_HOLD_FROM_MS)} or more** is waited whole`],
 	['delay precision', `within its precision of ${aSecond(DELAY_PRECISION_MS).replace('a second', 'a whole second')}`],

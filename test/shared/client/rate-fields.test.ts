@@ -48,6 +48,9 @@ describe('parseReset: every form of a reset', () => {
 		expect(parseReset('0.850', now, undefined, now - 400)).toEqual({ at: now + 850, exact: false, precisionMs: 400 });
 		// An epoch names an instant: how long the answer took does not matter.
 		expect(parseReset('1700000001.250', now, undefined, now - 1_000)).toEqual({ at: now + 1_250, exact: true, precisionMs: 0 });
+		// Whole seconds to wait, in a 1.2 s answer: the rounding and the answer's time.
+		expect(parseReset('30', now, undefined, now - 1_200)).toEqual({ at: now + 30_000, exact: false, precisionMs: 2_200 });
+		expect(readRateLimit({ RateLimit: '"default";r=0;t=12' }, now, undefined, now - 1_200)).toMatchObject({ resetAt: now + 12_000, resetExact: false, resetPrecisionMs: 2_200 });
 	});
 
 	test('parseDuration reads each unit and their sums, and nothing else', () => {

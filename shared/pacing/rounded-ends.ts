@@ -1,0 +1,66 @@
+/**
+ * The windows whose ends the answers tell only to the second (the IETF fields' `t`, a reset in whole seconds), for
+ * quota-window.ts, once the window's length is known. A count told there is spent as exact-ends.ts counts it: by our
+ * calls since, and by the others' at the pace the last two counts showed. Spent, it holds the calls until the
+ * earliest the window can end, or until the end of the window our oldest call opened when that falls in between.
+ * Sent on instead, each process's next call was refused, and the refusal told no more than the count: its delay is
+ * in whole seconds too (three processes at 25 per 10 s, IETF fields: 3 refusals a window). Pure: the caller gives
+ * the times.
+ */
+import { ExactEnds } from './exact-ends';
+import type { OwnSends } from './own-sends';
+
+/**
+ * Two ends told to the second are one window's when closer than this share of the window: the rounding and the
+ * answers' time move one end by a second or more; two windows' ends are a window apart.
+ */
+const SAME_WINDOW_SHARE = 0.5;
+
+export class RoundedEnds {
+	/** The windows told, counted as exact ones are (the same count, the same others' pace). */
+	private readonly ends: ExactEnds;
+	/** The current window's end lies between these: the latest of its readings' earliest bounds, the earliest of its readings. */
+	private bounds?: { from: number; until: number };
+	private windowMs = 0;
+
+	/**
+	 * @param sends our calls not refused.
+	 * @param unansweredBefore our calls sent before the call `ticket` that are still unanswered (InFlight.before).
+	 */
+	constructor(sends: OwnSends, unansweredBefore: (ticket: number, since: number) => number) {
+		this.ends = new ExactEnds(sends, unansweredBefore, () => SAME_WINDOW_SHARE * this.windowMs);
+	}
+
+	/**
+	 * The end told for our call `ticket` in a window of `windowMs`: at `resetAt` at the latest, `precisionMs` before it
+	 * at the earliest (rate-fields.ts: the rounding and the answer's time), with the count left.
+	 */
+	learn(resetAt: number, precisionMs: number, remaining: number, ticket: number, windowMs: number): void {
+		// Rounder than half the window, a reading cannot tell one window's end from the next's.
+		if (precisionMs >= SAME_WINDOW_SHARE * windowMs) return;
+		this.windowMs = windowMs;
+		const before = this.ends.current;
+		this.ends.learn(resetAt, remaining, ticket);
+		const c = this.ends.current;
+		if (!c) return;
+		const same = SAME_WINDOW_SHARE * windowMs;
+		if (!before || c.endsAt > before.endsAt + same) this.bounds = undefined;
+		// A reading of an older window (its answer came late) bounds nothing of this one.
+		if (Math.abs(resetAt - c.endsAt) > same) return;
+		const b = this.bounds;
+		this.bounds = { from: Math.max(b?.from ?? -Infinity, resetAt - precisionMs), until: Math.min(b?.until ?? Infinity, resetAt) };
+	}
+
+	/**
+	 * Until when the calls wait at `now`: the current window spent (as the count and the others' pace tell), until the
+	 * earliest it can end, or `opened` (when the window our oldest call opened ends) if that falls in its bounds.
+	 * Spent only as the others' pace foretells, one call goes when none of ours is out (exact-ends.ts: its answer tells).
+	 */
+	holdUntil(now: number, opened: number | undefined): number | undefined {
+		const c = this.ends.current;
+		const b = this.bounds;
+		if (!c || !b || now >= b.from || this.ends.left(c, now) > 0) return undefined;
+		if (this.ends.left(c) > 0 && this.ends.noneOut()) return undefined;
+		return opened !== undefined && opened > b.from && opened <= b.until ? opened : b.from;
+	}
+}

@@ -1,0 +1,61 @@
+/** shared/pacing/rounded-ends.ts: windows whose ends are told to the second, and the hold a spent one gives. */
+import { OwnSends, QuotaWindow, RoundedEnds } from '../../../shared/pacing';
+
+const WINDOW_MS = 10_000;
+
+/** Our calls sent at the times given (tickets 1, 2, …), none out. */
+function withCalls(...times: number[]): { ends: RoundedEnds; sends: OwnSends } {
+	const sends = new OwnSends();
+	times.forEach((at, i) => sends.add(i + 1, at, -Infinity));
+	return { ends: new RoundedEnds(sends, () => 0), sends };
+}
+
+test('a count spent by our calls holds them until the earliest the window can end, or until the end of the window our oldest call opened when that lies in between', () => {
+	const { ends } = withCalls(0, 1_000, 2_000);
+	// Told 2 left for the call at 0 (end between 9.2 s and 10.4 s), then 0 left for the one at 2 s (between 9.4 s and 10.6 s).
+	ends.learn(10_400, 1_200, 2, 1, WINDOW_MS);
+	ends.learn(10_600, 1_200, 0, 3, WINDOW_MS);
+	// The bounds are the tightest of the readings: from 9.4 s, until 10.4 s.
+	expect(ends.holdUntil(3_000, undefined)).toBe(9_400);
+	expect(ends.holdUntil(3_000, 10_500)).toBe(9_400);
+	expect(ends.holdUntil(3_000, 10_000)).toBe(10_000);
+	// Past the earliest end, nothing holds: the calls go, and the server decides.
+	expect(ends.holdUntil(9_400, 10_000)).toBeUndefined();
+});
+
+test('a count with room holds nothing; so does a count spent only as the others\u2019 pace foretells, while none of our calls is out', () => {
+	const { ends } = withCalls(0, 1_000);
+	ends.learn(10_400, 1_200, 5, 2, WINDOW_MS);
+	expect(ends.holdUntil(2_000, undefined)).toBeUndefined();
+	// The others spent 20 calls between our two counts (1 s apart): at that pace, the 5 left are gone 0.25 s later.
+	const shared = withCalls(0, 1_000);
+	shared.ends.learn(10_400, 1_200, 24, 1, WINDOW_MS);
+	shared.ends.learn(10_400, 1_200, 3, 2, WINDOW_MS);
+	expect(shared.ends.holdUntil(2_000, undefined)).toBeUndefined();
+});
+
+test('a reading as rough as half the window is not taken (it cannot tell one window from the next), and a new window starts new bounds', () => {
+	const { ends } = withCalls(0, 100, 10_500);
+	ends.learn(1_000, 1_000, 0, 1, 1_000);
+	expect(ends.holdUntil(200, undefined)).toBeUndefined();
+	ends.learn(10_400, 1_200, 0, 2, WINDOW_MS);
+	expect(ends.holdUntil(200, undefined)).toBe(9_200);
+	// The next window's reading, 10 s on: its own bounds, not the tightest of both windows'.
+	ends.learn(20_600, 1_200, 0, 3, WINDOW_MS);
+	expect(ends.holdUntil(11_000, undefined)).toBe(19_400);
+});
+
+test('in QuotaWindow: the IETF fields on a spent window hold the calls, with the window known; without its length, nothing holds', () => {
+	const ietf = (remaining: number) => ({ limit: 25, remaining, windowMs: WINDOW_MS, resetAt: 10_400, resetExact: false, resetPrecisionMs: 1_200 });
+	const q = new QuotaWindow();
+	q.onSend(1, 0);
+	q.onSend(2, 1_000);
+	q.learn(ietf(1), 1);
+	q.learn(ietf(0), 2);
+	// Our oldest call opened a window ending at 10.11 s (the window and its margin): within the bounds.
+	expect(q.holdUntil(2_000)).toBe(10_110);
+	const unknown = new QuotaWindow();
+	unknown.onSend(1, 0);
+	unknown.learn({ limit: 25, remaining: 0, resetAt: 10_400, resetExact: false, resetPrecisionMs: 1_200 }, 1);
+	expect(unknown.holdUntil(2_000)).toBeUndefined();
+});
