@@ -117,6 +117,22 @@ export class ExactEnds {
 		return this.sends.count((at) => at >= start && at < endsAt);
 	}
 
+	/** When the latest of our calls with a count told in the current window went (undefined: none kept). */
+	lastToldAt(): number | undefined {
+		let last: number | undefined;
+		for (const ticket of this.toldLeft.keys()) {
+			const at = this.sends.sentAt(ticket);
+			if (at !== undefined && (last === undefined || at > last)) last = at;
+		}
+		return last;
+	}
+
+	/** When the first of our calls counted in that window went (undefined: none kept). */
+	firstOurs(endsAt: number, windowMs: number, span: number): number | undefined {
+		const start = this.startOf(endsAt, windowMs, span);
+		return this.sends.times((at) => at >= start && at < endsAt)[0];
+	}
+
 	/**
 	 * From when our calls count in the window ending at `endsAt`: the previous window's end, when that window is the
 	 * one just before (it ended less than two windows before this one); else a window (and its margin) before the

@@ -270,8 +270,11 @@ export class Pacer {
 			const span = lane.window.burstSpan();
 			const first = span !== undefined && !lane.rate.burstsOver(span);
 			lane.rate.setCeiling(lane.window.toldRate(), span);
-			// The first answer that lets a told window's calls go together: the calls it leaves go now, not a token apart.
-			if (first) this.ownWindowGoes(lane, now);
+			// The first answer that lets a told window's calls go together, or that shows the key left to this client within a
+			// window whose exact end was told: the calls it leaves go now, not a token apart.
+			const left = span === undefined ? undefined : lane.window.leftInToldAlone(now);
+			if (left !== undefined) lane.rate.onWindowStart(now, left);
+			else if (first) this.ownWindowGoes(lane, now);
 		}
 		this.wakeWaiters();
 	}

@@ -12,7 +12,7 @@ import { OwnSends } from './own-sends';
 
 /** The stretch of our calls a count must cover to show the key alone: a second, or half a shorter window. */
 export const ALONE_STRETCH = { ms: 1_000, ofWindow: 0.5 };
-const aloneStretch = (windowMs: number) => Math.min(ALONE_STRETCH.ms, ALONE_STRETCH.ofWindow * windowMs);
+export const aloneStretch = (windowMs: number) => Math.min(ALONE_STRETCH.ms, ALONE_STRETCH.ofWindow * windowMs);
 
 export class ToldBurst {
 	/** @param sends our calls not refused (the lane's, which quota-window.ts keeps). */

@@ -222,6 +222,28 @@ describe('QuotaWindow', () => {
 		expect(q.windowMs).toBe(10_000);
 	});
 
+	test("left alone within a window whose exact end was told: its count's calls are given at once, once, when the counts over a second of ours show no one else", () => {
+		const q = new QuotaWindow();
+		q.learn({ limit: 25, windowMs: 60_000 }, 0);
+		q.onSend(1, 0);
+		q.onSend(2, 2_400);
+		// The count for our first call alone: at a window's start, the others' first calls may not have come yet.
+		q.learn({ limit: 25, remaining: 24, resetAt: 60_000 }, 1);
+		expect(q.leftInToldAlone(500)).toBeUndefined();
+		// 2.4 s of our calls later, still no one else: the 23 left go at once, once.
+		q.learn({ limit: 25, remaining: 23, resetAt: 60_000 }, 2);
+		expect(q.leftInToldAlone(2_600)).toBe(23);
+		expect(q.leftInToldAlone(2_700)).toBeUndefined();
+		// Others counted: nothing given.
+		const shared = new QuotaWindow();
+		shared.learn({ limit: 25, windowMs: 60_000 }, 0);
+		shared.onSend(1, 0);
+		shared.onSend(2, 2_400);
+		shared.learn({ limit: 25, remaining: 24, resetAt: 60_000 }, 1);
+		shared.learn({ limit: 25, remaining: 20, resetAt: 60_000 }, 2);
+		expect(shared.leftInToldAlone(2_600)).toBeUndefined();
+	});
+
 	test('alone on the key, the next window is given at its exact start (once); shared, it is not', () => {
 		const alone = new QuotaWindow();
 		// Our 10 calls are the 10 the window counted: remaining 0 after the last.
