@@ -8,6 +8,7 @@
 export * from './definitions';
 export * from './exact-ends';
 export * from './in-flight';
+export * from './lane';
 export * from './lane-report';
 export * from './learned-length';
 export * from './own-sends';

@@ -5,6 +5,7 @@
  * The principle: **more information never makes it slower.** Refusals alone (a 429 and its delay) are enough
  * to pace; what the answers tell of the quota only bounds that pacing where it is known, and a missing piece
  * (no reset, no window length) is unknown, never waited for. The parts, one job each:
+ * - lane.ts: one operation's parts below, and what each call, answer and refusal does to them;
  * - rate-controller.ts: the rate (a token bucket) found from the refusals, grown with time;
  * - quota-window.ts: what the answers say of the quota, as a ceiling on that rate and a hold until an exact
  *   window end; room-signal.ts: whether they show the key had room;
@@ -20,21 +21,14 @@
  * Pure: the clock, the wait and the random source are injected; the only other wait is a promise settled by
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
-import { AUTO_IN_FLIGHT } from './definitions';
-import { InFlight } from './in-flight';
-import { SAME_WINDOW_MS } from './learned-length';
-import { COMMON_WINDOW_MS, QuotaWindow, type RateWindow } from './quota-window';
-import { RateController, type RateControllerOptions } from './rate-controller';
-import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
-import { RoomSignal } from './room-signal';
+import { Lane, type CallOutcome } from './lane';
+import type { RateWindow } from './quota-window';
+import type { RateControllerOptions } from './rate-controller';
 import { ServerClock } from './server-clock';
-import { SilentWindow, type SilentDelay } from './silent-window';
+import type { SilentDelay } from './silent-window';
 import { Turnstile } from './turnstile';
 import type { LaneReport } from './lane-report';
 import type { Sleep } from '../base';
-
-/** How a call ended, for the pacing: answered (any status but a refusal), refused (429: not carried out), or no answer. */
-export type CallOutcome = 'answered' | 'refused' | 'failed';
 
 /** A permission to send one call; give it back with `settle`. */
 export interface Slot {
@@ -65,21 +59,6 @@ export interface AcquireOptions {
 
 /** The jitter after a refusal: small (the refused come back at the instants their refusals reached them), it keeps them apart without idling the key. */
 export const JITTER = { share: 0.05, minMs: 20, maxMs: 250 };
-
-/** One quota: the calls of one operation (the service counts per endpoint). */
-interface Lane {
-	rate: RateController;
-	window: QuotaWindow;
-	flight: InFlight;
-	/** Tickets given so far. */
-	sent: number;
-	/** No call starts before this time (the server's delay after a refusal on this lane). */
-	pausedUntil: number;
-	hold: RefusalHold;
-	room: RoomSignal;
-	/** The window's ends, learned from refusals, for a 429 that gives no delay. */
-	silent: SilentWindow;
-}
 
 /** What a refusal's delay is known to be (Pacer.refused). */
 export interface RefusedOptions {
@@ -121,9 +100,7 @@ export class Pacer {
 	private lane(name: string): Lane {
 		let lane = this.lanes.get(name);
 		if (!lane) {
-			const flight = new InFlight();
-			const window = new QuotaWindow((ticket, since) => flight.before(ticket, since));
-			lane = { rate: new RateController(this.now(), this.rateOptions), window, flight, sent: 0, pausedUntil: 0, hold: new RefusalHold(), room: new RoomSignal(SAME_WINDOW_MS), silent: new SilentWindow() };
+			lane = new Lane(this.now(), this.rateOptions);
 			this.lanes.set(name, lane);
 		}
 		return lane;
@@ -133,7 +110,7 @@ export class Pacer {
 	idleFor(idleMs: number): boolean {
 		const now = this.now();
 		if (now - this.lastActivity < idleMs || this.turnstile.busy) return false;
-		for (const lane of this.lanes.values()) if (lane.flight.count > 0 || lane.pausedUntil > now) return false;
+		for (const lane of this.lanes.values()) if (lane.busy(now)) return false;
 		return true;
 	}
 
@@ -192,10 +169,7 @@ export class Pacer {
 					if (paused - now > maxWaitMs) throw new PauseTooLong(paused - now);
 					await waitUntil(paused, now);
 				}
-				if (lane.pausedUntil === paused) lane.pausedUntil = 0;
-				lane.rate.onPauseEnd(paused, lane.window.exact, !lane.hold.keepsEpoch(paused));
-				// Not a whole window: it may be spent.
-				this.ownWindowGoes(lane, paused);
+				lane.pauseEnded(paused);
 				continue;
 			}
 			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
@@ -206,11 +180,11 @@ export class Pacer {
 			const hold = lane.window.holdUntil(now);
 			if (hold !== undefined && hold - now <= maxWaitMs) {
 				await (lane.flight.count > 0 ? waitUntilAnswerOr(hold, now) : waitUntil(hold, now));
-				this.shareNext(lane, Math.max(this.now(), waited), false);
+				lane.shareNext(Math.max(this.now(), waited), false);
 				continue;
 			}
-			this.shareNext(lane, now, true);
-			if (lane.flight.count >= this.inFlightLimit(lane, now)) {
+			lane.shareNext(now, true);
+			if (lane.flight.count >= lane.inFlightLimit(now)) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}
@@ -219,63 +193,17 @@ export class Pacer {
 				await waitUntil(at, now);
 				continue;
 			}
-			return this.take(laneName, lane);
+			const sentAt = this.now();
+			this.lastActivity = sentAt;
+			return { lane: laneName, ticket: lane.take(sentAt), sentAt };
 		}
-	}
-
-	/** At a told window's exact end, a lone client's share of the next window may go at once (QuotaWindow.shareOfNext); without exact ends, what our own window leaves. */
-	private shareNext(lane: Lane, at: number, filledByOurs: boolean): void {
-		const share = lane.window.shareOfNext(at, filledByOurs);
-		if (share !== undefined) lane.rate.onWindowStart(at, share);
-		else this.ownWindowGoes(lane, at);
-	}
-
-	/** In windows of our own (QuotaWindow.inOwnWindows), alone on the key: what our own window leaves may go at once (told-burst.ts). */
-	private ownWindowGoes(lane: Lane, at: number): void {
-		if (lane.window.inOwnWindows(at) && lane.window.burstSpan() !== undefined) lane.rate.onWindowStart(at, lane.window.leftInSpan(at) ?? 0);
-	}
-
-	/** Little's law within the cap, and at least a told window's calls (they may go together at its start). */
-	private inFlightLimit(lane: Lane, now: number): number {
-		const told = lane.window.toldRate() === undefined ? 0 : (lane.window.limit ?? 0);
-		return lane.flight.limit(lane.rate.rate(now), now, AUTO_IN_FLIGHT.max, told);
-	}
-
-	private take(name: string, lane: Lane): Slot {
-		const now = this.now();
-		lane.sent++;
-		lane.rate.onSend(now);
-		lane.window.onSend(lane.sent, now, lane.flight.latencyMs);
-		lane.flight.start(lane.sent, now);
-		lane.silent.sent(now);
-		this.lastActivity = now;
-		return { lane: name, ticket: lane.sent, sentAt: now };
 	}
 
 	/** Gives a slot back, with what its answer said of the quota (nothing for a failure without an answer) and how the call ended. */
 	settle(slot: Slot, window?: RateWindow, outcome: CallOutcome = window ? 'answered' : 'failed'): void {
-		const lane = this.lane(slot.lane);
 		const now = Math.max(this.now(), slot.sentAt);
 		this.lastActivity = now;
-		lane.flight.end(slot.ticket, now, outcome === 'answered');
-		lane.silent.ended(slot.sentAt, now, outcome === 'failed' ? undefined : outcome === 'answered');
-		if (outcome === 'refused') {
-			lane.window.onRefused(slot.ticket);
-			if (lane.hold.onRefusedCall(slot.sentAt)) lane.rate.onRefused(slot.sentAt, now);
-		}
-		if (window) {
-			lane.window.learn(window, slot.ticket);
-			const w = lane.window;
-			if (lane.room.learn(window, w.sentAt(slot.ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) lane.rate.onRoom(now);
-			const span = lane.window.burstSpan();
-			const first = span !== undefined && !lane.rate.burstsOver(span);
-			lane.rate.setCeiling(lane.window.toldRate(), span);
-			// The first answer that lets a told window's calls go together, or that shows the key left to this client within a
-			// window whose exact end was told: the calls it leaves go now, not a token apart.
-			const left = span === undefined ? undefined : lane.window.leftInToldAlone(now);
-			if (left !== undefined) lane.rate.onWindowStart(now, left);
-			else if (first) this.ownWindowGoes(lane, now);
-		}
+		this.lane(slot.lane).ended(slot.ticket, slot.sentAt, now, window, outcome);
 		this.wakeWaiters();
 	}
 
@@ -287,14 +215,8 @@ export class Pacer {
 	 */
 	refused(delayMs: number, laneName: string, { learned = false, precisionMs }: RefusedOptions = {}): number {
 		const delay = Math.max(0, delayMs);
-		const lane = this.lane(laneName);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
-		lane.rate.onCrowdingEnds(this.now() + delay);
-		const now = this.now();
-		// A delay learned from refusals (silent-window.ts) ends where the window was seen to end: nothing to probe before.
-		const precision = lane.window.exact || learned ? 0 : (precisionMs ?? DELAY_PRECISION_MS);
-		const until = lane.hold.holdUntil({ now, delay, wait, precision, opened: lane.window.endIfOpenedByOurs(now) ?? now, learned, told: precisionMs !== undefined });
-		lane.pausedUntil = Math.max(lane.pausedUntil, until);
+		this.lane(laneName).refused({ now: this.now(), delay, wait, learned, precisionMs });
 		this.wakeWaiters();
 		return wait;
 	}
@@ -307,17 +229,6 @@ export class Pacer {
 
 	/** What the pacer knows of a lane (for error messages and the node's hint). */
 	report(laneName: string): LaneReport {
-		const lane = this.lane(laneName);
-		const now = this.now();
-		const rate = lane.rate.report(now);
-		return {
-			limit: lane.window.limit,
-			windowMs: lane.window.windowMs,
-			rate: Math.round(rate.rate * 10) / 10,
-			allowedRate: rate.allowed === undefined ? undefined : Math.round(rate.allowed * 10) / 10,
-			latencyMs: lane.flight.latencyMs,
-			inFlightLimit: this.inFlightLimit(lane, now),
-			peakInFlight: lane.flight.peak,
-		};
+		return this.lane(laneName).report(this.now());
 	}
 }
