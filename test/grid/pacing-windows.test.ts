@@ -5,8 +5,9 @@
  *
  * Every case is held to "no item charged twice, none charged for nothing". The targets of issue 40
  * (WINDOW_TARGETS) hold where the pacing meets them today; where it does not yet, the case is held to the bound
- * OPEN names, with the figure it reached, so that it cannot get worse unseen. Issue 40 stays open until OPEN is
- * empty (docs/pacing.md, "Windows", says what the pacing does with each kind of window).
+ * OPEN names, with the figure it reached, so that it cannot get worse unseen; the principle (no form over 3 % slower
+ * than `Retry-After` in seconds alone, in one process and across three) likewise with OPEN_PRINCIPLE. Issue 40 stays
+ * open until both are empty (docs/pacing.md, "Windows", says what the pacing does with each kind of window).
  */
 import { GRID_FORMS, GRID_WINDOWS, WINDOW_TARGETS, gridCases, windowCases, type GridCase, type GridResult } from '../../scripts/lib/pacing-grid';
 import { runGridCase } from '../helpers/pacing-grid';
@@ -29,7 +30,16 @@ const OPEN: Array<{ name: string; applies: (c: GridCase) => boolean; ratio: numb
 	// through (13 of 240 ran out of it before, behind their own process's). At the targets: a 429 that says nothing (its
 	// window's ends are learned from the refusals, silent-window.ts, the same in every process), `retry-after-ms` (a
 	// delay told to the millisecond has no last second to probe: 34 % → 10 %), and `Retry-After` in seconds (24 %).
-	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c) && !['none', 'retry-after-ms', 'retry-after-s'].includes(c.form.id), ratio: 1.07, share429: 0.27, failed: 0 },
+	{ name: 'three processes, long windows', applies: (c) => c.clients.processes > 1 && isLong(c) && !['none', 'retry-after-ms', 'retry-after-s'].includes(c.form.id), ratio: 1.06, share429: 0.27, failed: 0 },
+];
+/**
+ * Where a form is still over 3 % slower than `Retry-After` in seconds alone for the same case, and the bound it is
+ * held to. Three processes with exact resets from a server 3 s away on windows of a minute: the processes pace
+ * their calls at the told pace while the key is shared, and the last window's calls go a token apart where the
+ * refusals' processes send them together (4.3-4.7 % slower; `Retry-After` alone 1.004 ×).
+ */
+const OPEN_PRINCIPLE: Array<{ name: string; applies: (c: GridCase) => boolean; vsRetryAfter: number }> = [
+	{ name: 'three processes, exact resets on a clock 3 s away, windows of a minute', applies: (c) => c.clients.processes > 1 && c.window?.windowMs === 60_000 && c.form.id === 'xrl-reset' && !!c.serverClockMs, vsRetryAfter: 1.05 },
 ];
 
 const openOf = (c: GridCase) => OPEN.find((o) => o.applies(c));
@@ -67,11 +77,14 @@ describe.each(CASES.map((c) => [label(c), c] as const))('%s', (_name, c) => {
 		expect(r().refused429 / r().requests).toBeLessThanOrEqual(c.form.told ? WINDOW_TARGETS.share429Told : WINDOW_TARGETS.share429Refusals);
 	});
 
-	if (c.form.id !== 'retry-after-s' && c.clients.processes === 1) {
-		test('no slower than `Retry-After` in seconds alone for the same case (more information never makes it slower)', () => {
+	// A 429 that says nothing tells less than `Retry-After`: the principle does not hold it to it across processes.
+	if (c.form.id !== 'retry-after-s' && (c.clients.processes === 1 || c.form.id !== 'none')) {
+		const openPrinciple = OPEN_PRINCIPLE.find((o) => o.applies(c));
+		const bound = openPrinciple?.vsRetryAfter ?? WINDOW_TARGETS.vsRetryAfter;
+		test(`no slower than \`Retry-After\` in seconds alone for the same case (more information never makes it slower)${openPrinciple ? `: not yet (${openPrinciple.name}), within ${bound} ×` : ''}`, () => {
 			const same = [...results.entries()].find(([k]) => k.form.id === 'retry-after-s' && k.window?.id === c.window?.id && k.latencyMs === c.latencyMs && k.clients.id === c.clients.id && !k.serverClockMs);
 			expect(same).toBeDefined();
-			if (same) expect(r().wallMs).toBeLessThanOrEqual(same[1].wallMs * WINDOW_TARGETS.vsRetryAfter);
+			if (same) expect(r().wallMs).toBeLessThanOrEqual(same[1].wallMs * bound);
 		});
 	}
 });
