@@ -154,7 +154,7 @@ export class Sender {
 			// A wait that would leave no time before the deadline is not taken: the caller gets the error as the server gave it (a 429 keeps its delay).
 			if (decision.retry && this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
 			if (!decision.retry) {
-				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals);
+				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals, learned?.guessed === false ? learned.ms : undefined);
 				throw error;
 			}
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
@@ -173,10 +173,10 @@ export class Sender {
 		}
 	}
 
-	/** The refusal that ran out of the quota's time budget, with the budget and the quota seen. */
-	private budgetError(key: OperationKey, error: unknown, budgetMs: number, firstRefusalAt: number | undefined, refusals: number): PostWriterError {
+	/** The refusal that ran out of the quota's time budget, with the budget, the quota seen, and the window's end its refusals showed (`windowEndsInMs`). */
+	private budgetError(key: OperationKey, error: unknown, budgetMs: number, firstRefusalAt: number | undefined, refusals: number, windowEndsInMs?: number): PostWriterError {
 		const waitedMs = firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt;
-		const budget = { budgetMs, waitedMs, refusals, quota: describeQuota(this.pacer.report(key)), setting: this.quotaBudgetSetting };
+		const budget = { budgetMs, waitedMs, refusals, quota: describeQuota(this.pacer.report(key)), setting: this.quotaBudgetSetting, windowEndsInMs };
 		return refusalOverBudget(error, key, getOperation(key).name, budget);
 	}
 

@@ -127,6 +127,11 @@ export interface QuotaBudget {
 	quota?: string;
 	/** The setting that sets the budget, as the platform names it. */
 	setting?: string;
+	/**
+	 * For a 429 that gave no delay: when the window its refusals showed ends (ms from the error), once they showed it
+	 * (shared/pacing/silent-window.ts). Not the server's word: the message does not say it asked for it.
+	 */
+	windowEndsInMs?: number;
 }
 
 const duration = (ms: number) => (ms >= 180_000 ? `${Number((ms / 60_000).toFixed(1))} min` : `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`);

@@ -18,6 +18,7 @@ import { LATEST_TRANSACTIONS, MAX_LOOKAHEAD_DAYS, MAX_MILESTONE_POSTS, MAX_WATCH
 import { RETRY_BUDGET, STEP_DEADLINE_MS } from '../../zapier/src/client';
 import { DROPDOWN_PAGE_SIZE } from '../../zapier/src/triggers/dropdown';
 import { SCAN_LIMIT } from '../../zapier/src/searches/listDrafts';
+import { DEFAULT_THROTTLE_SECONDS } from '../../zapier/src/zapier-errors';
 import { FIRST_INSTALL_COST, NATIVE_BUILD_TOOLS } from '../../scripts/lib/n8n-install';
 import { ZAPIER_CLI_VERSION } from '../../scripts/lib/zapier-cli';
 import { POLL_TARGETS } from '../../scripts/lib/bench-targets';
@@ -64,6 +65,7 @@ const FACTS: Array<[file: string, what: string, text: string]> = [
 	['docs/zapier.md', "a step's deadline", `within ${zapierSeconds(STEP_DEADLINE_MS)} of Zapier's 30 s`],
 	['docs/zapier.md', 'the wait for the quota in a step (429)', `up to ${zapierSeconds(RETRY_BUDGET.maxQuotaWaitMs)} of waiting for the quota, within the step's ${zapierSeconds(STEP_DEADLINE_MS)}`],
 	['docs/zapier.md', 'the wait for WORKFLOW_BUSY in a step', `waited out within the same ${zapierSeconds(RETRY_BUDGET.maxQuotaWaitMs)}`],
+	['docs/zapier.md', "the throttled state's wait when a 429 gave none", `else with our default of ${DEFAULT_THROTTLE_SECONDS} s`],
 ];
 
 test.each(FACTS)('%s states %s as the code has it', (file, _what, text) => {

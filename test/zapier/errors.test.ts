@@ -3,7 +3,11 @@ import path from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
+import * as zapier from '../../zapier/node_modules/zapier-platform-core';
+import type { ZObject } from '../../zapier/node_modules/zapier-platform-core';
 import { App, ORIGIN, bundle, details, rejection, run } from './helpers';
+import { DEFAULT_THROTTLE_SECONDS, toZapierError } from '../../zapier/src/zapier-errors';
+import { RateLimitedError } from '../../shared/errors';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -67,6 +71,16 @@ describe('429: ThrottledError with the server delay', () => {
 		nock(ORIGIN).post('/api/v1/generate').reply(200, GEN);
 		await expect(run('creates', 'generatePost', bundle({ prompt: 'x' }))).resolves.toMatchObject({ draftId: 'drf_1', creditsRemaining: 9 });
 		expect(nock.isDone()).toBe(true);
+	});
+
+	test("no delay given, but the refusals showed where the key's window ends: ThrottledError with that wait, not the default", () => {
+		const budget = { budgetMs: 10_000, waitedMs: 10_400, refusals: 4 };
+		const learned = toZapierError(zapier as unknown as ZObject, new RateLimitedError(undefined, { operation: 'generatePost', budget: { ...budget, windowEndsInMs: 7_200 } }));
+		expect(details(learned)).toMatchObject({ name: 'ThrottledError', delay: 8 });
+		// The message says what the refusals showed, never that the service asked for a wait.
+		expect(details(learned).message).not.toMatch(/asks to wait/);
+		const unknown = toZapierError(zapier as unknown as ZObject, new RateLimitedError(undefined, { operation: 'generatePost', budget }));
+		expect(details(unknown).delay).toBe(DEFAULT_THROTTLE_SECONDS);
 	});
 
 	test('no delay given: retried with backoff within the step budget (not a count), then ThrottledError with a default delay', async () => {

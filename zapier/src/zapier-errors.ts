@@ -8,7 +8,8 @@
  *   connection itself may be mistyped, so it is not marked expired);
  * - missing scope (403): z.errors.Error naming the scope;
  * - rate limit (429) and WORKFLOW_BUSY left over after the in-step retries:
- *   z.errors.ThrottledError with the server's delay, so Zapier retries later;
+ *   z.errors.ThrottledError with the server's delay, so Zapier retries later (a 429 that gave none: the wait until
+ *   the window its refusals showed ends, else DEFAULT_THROTTLE_SECONDS);
  * - validation: z.errors.Error naming the field (its label and its key);
  * - everything else: z.errors.Error with the core's message, code and status.
  *
@@ -78,7 +79,8 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 		return new z.errors.Error(redact(message), 'UNEXPECTED_ERROR');
 	}
 	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
-		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs));
+		// A 429 that gave no delay: the window's end its refusals showed, else Zapier's default wait.
+		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs ?? error.budget?.windowEndsInMs));
 	}
 	if (error instanceof ValidationError) {
 		const own = fields.find((f) => f.key === baseField(error.field))?.label;

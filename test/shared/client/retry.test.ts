@@ -149,6 +149,27 @@ test('the budget message names the quota the answers told', async () => {
 	nock.cleanAll();
 });
 
+test("a 429 that says nothing, over the budget once its refusals showed where the window ends: the error carries that end (Zapier's ThrottledError waits it), never as the server's word", async () => {
+	nock(HOST).post('/api/v1/generate').times(10).reply(429, '');
+	let now = 1_700_000_000_000;
+	const pacer = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.5 });
+	// The key's window, as silent-window.ts learns it from refusals and the calls let through after them.
+	jest.spyOn(pacer, 'silentDelay').mockReturnValue({ ms: 7_000, late: false, guessed: false });
+	const { client } = nockClient({ now: () => now, sleep: async (ms) => void (now += ms), pacer, retry: { maxQuotaWaitMs: 10_000 } });
+	const e = await caught(client.generatePost({ prompt: 'x' }));
+	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(e.retryAfterMs).toBeUndefined();
+	expect(e.budget).toMatchObject({ budgetMs: 10_000, windowEndsInMs: 7_000 });
+	expect(e.message).not.toMatch(/asks to wait/);
+	// Only guessed so far (no gap between two windows seen): no end is given.
+	jest.spyOn(pacer, 'silentDelay').mockReturnValue({ ms: 7_000, late: false, guessed: true });
+	const guessed = await caught(client.generatePost({ prompt: 'x' }));
+	expect(guessed).toBeInstanceOf(RateLimitedError);
+	expect(guessed.budget).toMatchObject({ budgetMs: 10_000 });
+	expect(guessed.budget.windowEndsInMs).toBeUndefined();
+	nock.cleanAll();
+});
+
 describe('decideRetry', () => {
 	const p = DEFAULT_RETRY_POLICY;
 	const r = () => 0.5;
