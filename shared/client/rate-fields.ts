@@ -212,7 +212,7 @@ export interface RetryDelay {
  * `sentAt`: when the refused call was sent (a relative delay is written between then and `now`).
  */
 export function readRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown, clock: ServerTime = OWN_CLOCK, sentAt = now): RetryDelay | undefined {
-	// A relative delay, told to the millisecond: as precise as the answer was quick (SAME_WINDOW_MS: the same instant).
+	// A relative delay is as precise as the answer was quick (SAME_WINDOW_MS: the same instant), and its rounding.
 	const relative = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
 	const reset = readRateLimit(headers, now, clock, sentAt);
 	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS };
@@ -224,7 +224,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 			const whole = unit !== 'ms' && /^\d+$/.test(raw);
 			// Whole seconds, rounded up by the server: an exact reset within the last second before it is the same instant, told precisely.
 			if (whole && resetDelay !== undefined && resetDelay.ms > ms - 1000 && resetDelay.ms <= ms) return resetDelay;
-			return { ms, precisionMs: whole ? DELAY_PRECISION_MS : relative };
+			return { ms, precisionMs: (whole ? DELAY_PRECISION_MS : 0) + relative };
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
@@ -236,7 +236,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};
 		for (const v of [b.retryAfter, b.retry_after, inner.retryAfter, inner.retry_after]) {
-			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: Number.isInteger(v) ? DELAY_PRECISION_MS : relative };
+			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: (Number.isInteger(v) ? DELAY_PRECISION_MS : 0) + relative };
 		}
 	}
 	return undefined;

@@ -80,8 +80,18 @@ export function decideRetry(error: unknown, method: HttpRequest['method'], state
  * its budget (a decision with `budget`): a WORKFLOW_BUSY stays one, any other
  * refusal is the 429; both now name the budget and the quota seen.
  */
-export function refusalOverBudget(error: unknown, operation: string, operationName: string, budget: QuotaBudget): PostWriterError {
+export function refusalOverBudget(error: unknown, operation: string, operationName: string, budget: QuotaBudget, windowEndsInMs?: number): PostWriterError {
 	if (error instanceof WorkflowBusyError) return new WorkflowBusyError(error.retryAfterMs, { operation, status: error.status, budget });
 	const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
-	return new RateLimitedError(retryAfterMs, { operation, operationName, status: 429, budget });
+	return new RateLimitedError(retryAfterMs, { operation, operationName, status: 429, budget, windowEndsInMs: retryAfterMs === undefined ? windowEndsInMs : undefined });
+}
+
+/**
+ * A 429 that gave no delay, given up at the step's deadline: the same refusal, with when the window its refusals
+ * showed ends (`windowEndsInMs`), for a platform that retries later (Zapier's ThrottledError). Any other error as it is.
+ */
+export function refusalAtDeadline(error: unknown, operationName: string, windowEndsInMs: number | undefined): unknown {
+	if (!(error instanceof RateLimitedError) || error.retryAfterMs !== undefined || windowEndsInMs === undefined || error.budget) return error;
+	const { operation, status, code, serverMessage, snippet } = error;
+	return new RateLimitedError(undefined, { operation, operationName, status, code, serverMessage, snippet, windowEndsInMs, cause: error });
 }

@@ -19,7 +19,7 @@ import { readRateLimit } from './rate-fields';
 import { readResponse } from './response';
 import type { RetryPolicy } from './definitions';
 import { DEFAULT_RETRY_POLICY } from './definitions';
-import { MIN_ATTEMPT_MS, decideRetry, refusalOverBudget } from './retry';
+import { MIN_ATTEMPT_MS, decideRetry, refusalAtDeadline, refusalOverBudget } from './retry';
 
 /** A request's timeout when the client is given none. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -151,10 +151,12 @@ export class Sender {
 				policy,
 				this.random,
 			);
+			// Where the window its refusals showed ends, for a 429 that gave no delay (not a guess, nor a probe of a late end).
+			const windowEndsInMs = learned && !learned.guessed && !learned.late ? learned.ms : undefined;
 			// A wait that would leave no time before the deadline is not taken: the caller gets the error as the server gave it (a 429 keeps its delay).
-			if (decision.retry && this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw error;
+			if (decision.retry && this.timeLeft() - decision.delayMs < MIN_ATTEMPT_MS) throw refusalAtDeadline(error, getOperation(key).name, windowEndsInMs);
 			if (!decision.retry) {
-				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals, learned?.guessed === false ? learned.ms : undefined);
+				if (decision.budget) throw this.budgetError(key, error, policy.maxQuotaWaitMs, firstRefusalAt, refusals, windowEndsInMs);
 				throw error;
 			}
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
@@ -176,8 +178,8 @@ export class Sender {
 	/** The refusal that ran out of the quota's time budget, with the budget, the quota seen, and the window's end its refusals showed (`windowEndsInMs`). */
 	private budgetError(key: OperationKey, error: unknown, budgetMs: number, firstRefusalAt: number | undefined, refusals: number, windowEndsInMs?: number): PostWriterError {
 		const waitedMs = firstRefusalAt === undefined ? 0 : this.now() - firstRefusalAt;
-		const budget = { budgetMs, waitedMs, refusals, quota: describeQuota(this.pacer.report(key)), setting: this.quotaBudgetSetting, windowEndsInMs };
-		return refusalOverBudget(error, key, getOperation(key).name, budget);
+		const budget = { budgetMs, waitedMs, refusals, quota: describeQuota(this.pacer.report(key)), setting: this.quotaBudgetSetting };
+		return refusalOverBudget(error, key, getOperation(key).name, budget, windowEndsInMs);
 	}
 
 	/** A slot from the pacer; a pause that outlasts the deadline is a refusal, and nothing is sent. */

@@ -5,11 +5,14 @@
  * through. Every message is written for the person building the automation:
  * what happened, which field or scope, what to do. Every message is redacted.
  *
- * A leaf of the core: it imports nothing, so that the modules reading
- * answers and deciding retries stay within the import depth of shared/. The
+ * A leaf of the core: it imports nothing but quota-budget.ts (the words of a
+ * budget run out), so that the modules reading answers and deciding retries
+ * stay within the import depth of shared/. The
  * errors that quote the service (key, scope, credits) and the mapping from a
  * failure to its error are mapping.ts, which re-exports all of this.
  */
+import { budgetText, type QuotaBudget } from './quota-budget';
+
 export type ErrorKind =
 	| 'validation'
 	| 'authentication'
@@ -116,36 +119,6 @@ export class ValidationError extends PostWriterError {
 	}
 }
 
-/** The quota's time budget that ran out: what the message names. */
-export interface QuotaBudget {
-	/** The budget (ms) and the time waited (ms): for a 429, since the quota last let one of the operation's calls through. */
-	budgetMs: number;
-	waitedMs: number;
-	/** Refusals of the call. */
-	refusals: number;
-	/** What the answers said of the quota ("10 calls per 1 s"), when they did. */
-	quota?: string;
-	/** The setting that sets the budget, as the platform names it. */
-	setting?: string;
-	/**
-	 * For a 429 that gave no delay: when the window its refusals showed ends (ms from the error), once they showed it
-	 * (shared/pacing/silent-window.ts). Not the server's word: the message does not say it asked for it.
-	 */
-	windowEndsInMs?: number;
-}
-
-const duration = (ms: number) => (ms >= 180_000 ? `${Number((ms / 60_000).toFixed(1))} min` : `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`);
-
-/** What ran out: the refusals and the wait so far, or (at the first refusal) a delay longer than the whole budget. */
-function budgetText(b: QuotaBudget, delayMs: number | undefined): string {
-	const quota = b.quota ? ` The service allows ${b.quota}.` : ' The service did not say its quota.';
-	const setting = b.setting ? ` (${b.setting})` : '';
-	if (b.refusals <= 1 && delayMs !== undefined) {
-		return `the service asks to wait ${duration(delayMs)}, longer than the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
-	}
-	return `the call was refused ${b.refusals} time${b.refusals === 1 ? '' : 's'} and waited ${duration(b.waitedMs)} for the quota with none of these calls let through; one more wait would pass the ${duration(b.budgetMs)} allowed${setting}.${quota}`;
-}
-
 /** The server refused the call for now: safe to send again later. */
 export class RateLimitedError extends PostWriterError {
 	override readonly kind = 'rate_limited' as const;
@@ -155,10 +128,12 @@ export class RateLimitedError extends PostWriterError {
 	readonly retryAfterPrecisionMs?: number;
 	/** Set when the call gave up because the wait for the quota would pass its budget. */
 	readonly budget?: QuotaBudget;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number } = {}) {
+	/** Without a delay: when the window its refusals showed ends (ms from the error; silent-window.ts). Not the server's word. */
+	readonly windowEndsInMs?: number;
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number; windowEndsInMs?: number } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
 		const on = details.operationName ?? details.operation;
-		const { budget, retryAfterPrecisionMs, ...rest } = details;
+		const { budget, retryAfterPrecisionMs, windowEndsInMs, ...rest } = details;
 		super(
 			budget
 				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget, retryAfterMs)} Nothing was charged. ${budget.setting ? `Raise ${budget.setting}, run` : 'Run'} fewer executions on this API key at once, or spread them out.`
@@ -169,6 +144,7 @@ export class RateLimitedError extends PostWriterError {
 		this.retryAfterMs = retryAfterMs;
 		this.retryAfterPrecisionMs = retryAfterPrecisionMs;
 		this.budget = budget;
+		this.windowEndsInMs = windowEndsInMs;
 	}
 	override get safeToRetry(): boolean {
 		return true;

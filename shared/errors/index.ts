@@ -7,3 +7,4 @@
 export * from './body';
 export * from './classes';
 export * from './mapping';
+export * from './quota-budget';

@@ -45,10 +45,10 @@ export class ExactEnds {
 		return this.learned.leastLength;
 	}
 
-	/** An exact end told for our call `ticket`, with the count left if told; returns the window's length the ends show, if any. */
-	learn(resetAt: number, remaining: number | undefined, ticket: number): number | undefined {
+	/** An exact end told for our call `ticket` (`precisionMs`: how late it may be read), with the count left if told; returns the window's length the ends show, if any. */
+	learn(resetAt: number, remaining: number | undefined, ticket: number, precisionMs?: number): number | undefined {
 		this.seen = true;
-		const length = this.learned.learn(resetAt, this.sends.sentAt(ticket));
+		const length = this.learned.learn(resetAt, this.sends.sentAt(ticket), precisionMs);
 		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
 		// anchors the count of our calls since (holdUntil); without it a lone client fell back to its own sliding count
 		// (S1 on the real sandbox, 1 s answers for 1 s windows: 1.10 × -> 1.05 ×).

@@ -18,25 +18,24 @@ export class LearnedLength {
 	 */
 	leastLength = 0;
 	private lastReset?: number;
+	/** How late lastReset may have been read. */
+	private lastPrecision = 0;
 	/** The least gap seen between two exact window ends (a whole number of windows). */
 	private leastGap = Infinity;
 
 	/**
-	 * Two ends closer than this are one window's: SAME_WINDOW_MS (servers round their resets), or half the least a
-	 * window lasts, as an end on the server's clock moves when the clock's reading tightens (a server 3 s ahead: one
-	 * end read 56 ms apart was taken for a window of 51 ms, and three processes on 25 per 10 s sent 12 calls at once).
+	 * An exact end told for our call sent at `sentAt` (undefined: not kept), `precisionMs` at most after the true end
+	 * (an end on the server's clock moves as that clock is read more closely); returns the length it shows, if any.
+	 * Two ends closer than that precision, or SAME_WINDOW_MS, are one window's: a server 3 s ahead had one end read 51
+	 * and 56 ms apart taken for a window of 51 ms, and three processes on 25 per 10 s sent 12 calls at once.
 	 */
-	private get sameWindowMs(): number {
-		return Math.max(SAME_WINDOW_MS, this.leastLength / 2);
-	}
-
-	/** An exact end told for our call sent at `sentAt` (undefined: not kept); returns the length it shows, if any. */
-	learn(resetAt: number, sentAt: number | undefined): number | undefined {
+	learn(resetAt: number, sentAt: number | undefined, precisionMs = 0): number | undefined {
 		if (sentAt !== undefined) this.leastLength = Math.max(this.leastLength, resetAt - sentAt);
-		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > this.sameWindowMs) {
+		const same = Math.max(SAME_WINDOW_MS, precisionMs, this.lastPrecision);
+		if (this.lastReset !== undefined && Math.abs(resetAt - this.lastReset) > same) {
 			this.leastGap = Math.min(this.leastGap, Math.abs(resetAt - this.lastReset));
 		}
-		this.lastReset = Math.max(this.lastReset ?? resetAt, resetAt);
+		if (this.lastReset === undefined || resetAt >= this.lastReset) [this.lastReset, this.lastPrecision] = [resetAt, precisionMs];
 		return this.leastGap < 2 * this.leastLength ? this.leastGap : undefined;
 	}
 }

@@ -10,11 +10,13 @@
  *   unknown, and waiting for an answer that cannot tell it was the trap (a refusal tells it at once). With an end
  *   told to the second and the window's length known, a spent count holds until the earliest that end can be.
  * Its parts: own-sends.ts, our calls not refused; exact-ends.ts, the windows whose exact ends were told;
- * rounded-ends.ts, those whose ends were told to the second; told-burst.ts, without exact ends, our own windows. Whether the answers show room is room-signal.ts's (the pacer
- * asks it beside this). Pure: the caller gives the time of each event.
+ * rounded-ends.ts, those whose ends were told to the second; told-burst.ts, without exact ends, our own windows.
+ * Whether the answers show room is room-signal.ts's (the lane asks it beside this). Pure: the caller gives the time
+ * of each event.
  */
 
 import { ExactEnds } from './exact-ends';
+import { SAME_WINDOW_MS } from './learned-length';
 import { OwnSends } from './own-sends';
 import { DELAY_PRECISION_MS } from './refusal-hold';
 import { RoundedEnds } from './rounded-ends';
@@ -114,10 +116,11 @@ export class QuotaWindow {
 		this.noteShared(w.remaining, ticket);
 		if (w.resetAt === undefined) return;
 		if (w.resetExact === false) {
-			if (w.remaining !== undefined && this.windowMs !== undefined && !this.exact) this.rounded.learn(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, w.remaining, ticket, this.windowMs);
+			if (w.remaining === undefined || this.windowMs === undefined || this.exact) return;
+			this.rounded.learn(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, w.remaining, ticket, this.windowMs);
 			return;
 		}
-		const length = this.ends.learn(w.resetAt, w.remaining, ticket);
+		const length = this.ends.learn(w.resetAt, w.remaining, ticket, w.resetPrecisionMs);
 		if (!this.stated && length !== undefined) this.windowMs = length;
 		// Our own windows follow the server's: chained from its latest exact end, not from wherever ours had drifted to
 		// (a lone client switching to them sent a window's calls into a server window nearly spent: 9 refused at once).
@@ -159,7 +162,9 @@ export class QuotaWindow {
 	 */
 	leftInToldAlone(now: number): number | undefined {
 		const c = this.ends.current;
-		if (!c || this.windowMs === undefined || now >= c.endsAt || this.aloneGivenFor === c.endsAt || !this.alone) return undefined;
+		if (!c || this.windowMs === undefined || now >= c.endsAt || !this.alone) return undefined;
+		// Once a window: one end read twice, a little apart, is one window (ExactEnds's SAME_WINDOW_MS).
+		if (this.aloneGivenFor !== undefined && Math.abs(this.aloneGivenFor - c.endsAt) <= SAME_WINDOW_MS) return undefined;
 		// Over a stretch of our calls in the window (told-burst.ts's ALONE_STRETCH): at a window's start, the count for our
 		// first calls shows no one else before the others' first calls came (three processes: 7 % → 12-20 % answered 429).
 		const first = this.ends.firstOurs(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs));

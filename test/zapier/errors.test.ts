@@ -75,9 +75,9 @@ describe('429: ThrottledError with the server delay', () => {
 
 	test("no delay given, but the refusals showed where the key's window ends: ThrottledError with that wait, not the default", () => {
 		const budget = { budgetMs: 10_000, waitedMs: 10_400, refusals: 4 };
-		const learned = toZapierError(zapier as unknown as ZObject, new RateLimitedError(undefined, { operation: 'generatePost', budget: { ...budget, windowEndsInMs: 7_200 } }));
+		const learned = toZapierError(zapier as unknown as ZObject, new RateLimitedError(undefined, { operation: 'generatePost', budget, windowEndsInMs: 7_200 }));
 		expect(details(learned)).toMatchObject({ name: 'ThrottledError', delay: 8 });
-		// The message says what the refusals showed, never that the service asked for a wait.
+		// The message says what happened, never that the service asked for that wait.
 		expect(details(learned).message).not.toMatch(/asks to wait/);
 		const unknown = toZapierError(zapier as unknown as ZObject, new RateLimitedError(undefined, { operation: 'generatePost', budget }));
 		expect(details(unknown).delay).toBe(DEFAULT_THROTTLE_SECONDS);

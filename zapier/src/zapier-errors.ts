@@ -80,7 +80,7 @@ export function toZapierError(z: ZObject, error: unknown, fields: FieldLabels = 
 	}
 	if (error instanceof RateLimitedError || error instanceof WorkflowBusyError) {
 		// A 429 that gave no delay: the window's end its refusals showed, else Zapier's default wait.
-		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs ?? error.budget?.windowEndsInMs));
+		return new z.errors.ThrottledError(error.message, seconds(error.retryAfterMs ?? (error instanceof RateLimitedError ? error.windowEndsInMs : undefined)));
 	}
 	if (error instanceof ValidationError) {
 		const own = fields.find((f) => f.key === baseField(error.field))?.label;

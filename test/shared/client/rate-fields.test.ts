@@ -131,11 +131,14 @@ describe('parseRetryDelay: each delay field, then the resets, then the body', ()
 		expect(clock.spreadMs).toBe(1_300);
 	});
 
-	test('a delay in milliseconds on a slow refusal is as precise as the answer was quick: it was written between the send and the answer', () => {
+	test('a delay on a slow refusal is as precise as the answer was quick (it was written between the send and the answer), and its rounding', () => {
 		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 30)).toEqual({ ms: 850, precisionMs: 0 });
 		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 400)).toEqual({ ms: 850, precisionMs: 400 });
 		expect(readRetryDelay({}, now, { retryAfter: 0.25 }, undefined, now - 400)).toEqual({ ms: 250, precisionMs: 400 });
 		expect(readRetryDelay({}, now, { retryAfter: 2 })).toEqual({ ms: 2_000, precisionMs: 1_000 });
+		// Whole seconds: their second, and the answer's time.
+		expect(readRetryDelay({ 'Retry-After': '3' }, now, undefined, undefined, now - 400)).toEqual({ ms: 3_000, precisionMs: 1_400 });
+		expect(readRetryDelay({}, now, { retryAfter: 2 }, undefined, now - 400)).toEqual({ ms: 2_000, precisionMs: 1_400 });
 	});
 
 	test('a retryAfter in the body, in seconds, when no field says it', () => {

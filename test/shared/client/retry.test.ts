@@ -159,14 +159,34 @@ test("a 429 that says nothing, over the budget once its refusals showed where th
 	const e = await caught(client.generatePost({ prompt: 'x' }));
 	expect(e).toBeInstanceOf(RateLimitedError);
 	expect(e.retryAfterMs).toBeUndefined();
-	expect(e.budget).toMatchObject({ budgetMs: 10_000, windowEndsInMs: 7_000 });
+	expect(e.budget).toMatchObject({ budgetMs: 10_000 });
+	expect(e.windowEndsInMs).toBe(7_000);
 	expect(e.message).not.toMatch(/asks to wait/);
 	// Only guessed so far (no gap between two windows seen): no end is given.
 	jest.spyOn(pacer, 'silentDelay').mockReturnValue({ ms: 7_000, late: false, guessed: true });
 	const guessed = await caught(client.generatePost({ prompt: 'x' }));
 	expect(guessed).toBeInstanceOf(RateLimitedError);
 	expect(guessed.budget).toMatchObject({ budgetMs: 10_000 });
-	expect(guessed.budget.windowEndsInMs).toBeUndefined();
+	expect(guessed.windowEndsInMs).toBeUndefined();
+	nock.cleanAll();
+});
+
+test("a 429 that says nothing, given up at the step's deadline once its refusals showed where the window ends: the same refusal, with that end", async () => {
+	nock(HOST).post('/api/v1/generate').times(3).reply(429, '', { 'X-Request-Id': 'req_9' });
+	let now = 1_700_000_000_000;
+	const pacer = new Pacer({ sleep: async () => undefined, now: () => now, random: () => 0.5 });
+	jest.spyOn(pacer, 'silentDelay').mockReturnValue({ ms: 7_000, late: false, guessed: false });
+	// A step with 5 s left (Zapier's deadline): the 7 s wait does not fit.
+	const { client } = nockClient({ now: () => now, sleep: async (ms) => void (now += ms), pacer, deadline: now + 5_000 });
+	const e = await caught(client.generatePost({ prompt: 'x' }));
+	expect(e).toBeInstanceOf(RateLimitedError);
+	expect(e.budget).toBeUndefined();
+	expect([e.status, e.operation, e.windowEndsInMs]).toEqual([429, 'generatePost', 7_000]);
+	expect(e.message).toMatch(/^Rate limit reached on Generate Post/);
+	// A probe of an end seen late (a second at most) is not a window's end.
+	jest.spyOn(pacer, 'silentDelay').mockReturnValue({ ms: 800, late: true, guessed: false });
+	const { client: late } = nockClient({ now: () => now, sleep: async (ms) => void (now += ms), pacer, deadline: now + 500 });
+	expect((await caught(late.generatePost({ prompt: 'x' }))).windowEndsInMs).toBeUndefined();
 	nock.cleanAll();
 });
 

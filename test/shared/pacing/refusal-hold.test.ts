@@ -51,7 +51,12 @@ test("a call refused in a delay's last second with a delay that ends past it at 
 	// Refused at 11,050 ms though sent within it: the window ended, and the next one, already spent, ends after 19,050 ms.
 	expect(hold.onRefusedCall(10_500)).toBe(false);
 	expect(hold.holdUntil(refusal(11_050, 9_000))).toBe(19_050);
-	// The same refusal with a delay the server did not tell (a 429 that says nothing, given a guess): half of the time left.
+	// Refused at 10,200 ms with 9 s told: past the second too, a new pause. The same delay not told by the server (a
+	// 429 that says nothing, given a guess): half of the time left, as any refusal in that second.
+	const told = new RefusalHold();
+	told.holdUntil(refusal(600, 10_000));
+	told.onRefusedCall(10_200);
+	expect(told.holdUntil(refusal(10_200, 9_000))).toBe(18_200);
 	const guessed = new RefusalHold();
 	guessed.holdUntil(refusal(600, 10_000));
 	guessed.onRefusedCall(10_200);

@@ -27,7 +27,8 @@ test('a count with room holds nothing; so does a count spent only as the others\
 	const { ends } = withCalls(0, 1_000);
 	ends.learn(10_400, 1_200, 5, 2, WINDOW_MS);
 	expect(ends.holdUntil(2_000, undefined)).toBeUndefined();
-	// The others spent 20 calls between our two counts (1 s apart): at that pace, the 5 left are gone 0.25 s later.
+	// The others spent 20 calls between our two counts (1 s apart): at that pace, the 3 left were gone 0.15 s later. With
+	// room in the count itself and none of our calls out, one call still goes: its answer tells.
 	const shared = withCalls(0, 1_000);
 	shared.ends.learn(10_400, 1_200, 24, 1, WINDOW_MS);
 	shared.ends.learn(10_400, 1_200, 3, 2, WINDOW_MS);
