@@ -68,6 +68,14 @@ export function parseDuration(raw: string): number | undefined {
 	return Math.round(ms);
 }
 
+/**
+ * How uncertain a relative value is from the answer's time: it was written between our send (`sentAt`) and the
+ * answer's arrival (`now`). Within SAME_WINDOW_MS, the same instant: 0.
+ */
+function answerTime(now: number, sentAt: number): number {
+	return now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
+}
+
 /** When a window ends, on our clock; `exact` when told to the millisecond (and, for a date on the server's clock, when that clock is known as well). */
 export interface ResetTime {
 	at: number;
@@ -87,9 +95,9 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// A delay counts from when the server wrote it: between our send and the answer's arrival. Read from the arrival,
 	// it ends late by up to that time (never early); exact only when that time is within the same window's margin
 	// (a duration written when a 1 s answer began, read as it ended: a whole window late, 2 × the quota-bound limit).
-	const relativeExact = now - sentAt <= SAME_WINDOW_MS;
 	// A relative value is as precise as the answer was quick (written between send and arrival), and its rounding.
-	const slow = relativeExact ? 0 : now - sentAt;
+	const slow = answerTime(now, sentAt);
+	const relativeExact = slow === 0;
 	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow });
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
 		at: clock.toLocal(serverMs),
@@ -189,7 +197,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	out.remaining ??= ietf.remaining;
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
 	// Seconds to wait, rounded up, written between our send and the answer's arrival (as parseReset's relative values).
-	const slow = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
+	const slow = answerTime(now, sentAt);
 	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
@@ -213,7 +221,7 @@ export interface RetryDelay {
  */
 export function readRetryDelay(headers: Record<string, HeaderValue> | undefined, now: number, body?: unknown, clock: ServerTime = OWN_CLOCK, sentAt = now): RetryDelay | undefined {
 	// A relative delay is as precise as the answer was quick (SAME_WINDOW_MS: the same instant), and its rounding.
-	const relative = now - sentAt <= SAME_WINDOW_MS ? 0 : now - sentAt;
+	const relative = answerTime(now, sentAt);
 	const reset = readRateLimit(headers, now, clock, sentAt);
 	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS };
 	for (const { field, unit } of DELAY_FIELDS) {
