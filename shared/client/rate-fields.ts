@@ -82,6 +82,8 @@ export interface ResetTime {
 	exact: boolean;
 	/** How far before `at` the window may end (ms): the value's rounding, and the server's clock's spread for its dates. */
 	precisionMs: number;
+	/** Told to the second (whole seconds, a date), not only read on a server's clock not yet known to the millisecond. */
+	rounded: boolean;
 }
 
 /**
@@ -98,23 +100,24 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// A relative value is as precise as the answer was quick (written between send and arrival), and its rounding.
 	const slow = answerTime(now, sentAt);
 	const relativeExact = slow === 0;
-	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow });
+	const relative = (at: number, exact: boolean, rounded = !exact): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow, rounded });
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
 		at: clock.toLocal(serverMs),
 		exact: exact && clock.precisionMs <= SAME_WINDOW_MS,
 		precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + clock.spreadMs,
+		rounded: !exact,
 	});
 	if (/^\d+(\.\d+)?$/.test(text)) {
 		const n = Number(text);
 		const decimals = text.includes('.');
 		if (n > EPOCH_MS_ABOVE) return onServerClock(n, true);
 		if (n > EPOCH_S_ABOVE) return onServerClock(Math.round(n * 1000), decimals);
-		return relative(now + Math.round(n * 1000), decimals && n > 0);
+		return relative(now + Math.round(n * 1000), decimals && n > 0, !decimals);
 	}
 	const duration = parseDuration(text);
 	// A duration is printed with every digit the server has (Go's form: `8s` is 8.000 s, `7.5s`, `850ms`): exact; but
 	// `0ms` says only that the window ended, some time before (a server does not count below zero).
-	if (duration !== undefined) return relative(now + duration, duration > 0);
+	if (duration !== undefined) return relative(now + duration, duration > 0, false);
 	const date = parseDate(text);
 	return date === undefined ? undefined : onServerClock(date, false);
 }
@@ -187,7 +190,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 		const remaining = count(headers, f.remaining);
 		const reset = parseReset(headerValue(headers, f.reset), now, clock, sentAt);
 		if (limit === undefined && remaining === undefined && reset === undefined) continue;
-		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact, resetPrecisionMs: reset?.precisionMs });
+		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact, resetPrecisionMs: reset?.precisionMs, resetRounded: reset?.rounded });
 		const w = /;\s*w=(\d+(?:\.\d+)?)/.exec(headerValue(headers, f.limit) ?? '');
 		if (w) out.windowMs = Math.round(Number(w[1]) * 1000);
 		break;
@@ -198,7 +201,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
 	// Seconds to wait, rounded up, written between our send and the answer's arrival (as parseReset's relative values).
 	const slow = answerTime(now, sentAt);
-	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow });
+	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow, resetRounded: true });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
 }

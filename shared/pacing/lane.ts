@@ -67,7 +67,7 @@ export class Lane {
 		}
 		if (!window) return;
 		const w = this.window;
-		w.learn(window, ticket);
+		w.learn(window, ticket, now);
 		if (this.room.learn(window, w.sentAt(ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) this.rate.onRoom(now);
 		const span = w.burstSpan();
 		const first = span !== undefined && !this.rate.burstsOver(span);

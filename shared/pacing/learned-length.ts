@@ -1,7 +1,9 @@
 /**
- * The length of a key's window learned from the exact window ends its answers tell (quota-window.ts takes it
- * where no answer states the length). Pure: the caller gives the times.
+ * The length of a key's window learned from the window ends its answers tell, exact (LearnedLength) or to the
+ * second (RoundedLength); quota-window.ts takes it where no answer states the length. Pure: the caller gives the times.
  */
+/** Lengths services commonly count over; a window's length is guessed, then learned, among them first (silent-window.ts, RoundedLength). */
+export const COMMON_WINDOW_LENGTHS_MS = [1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
 /** Two window ends closer than this are the same window (servers round their reset times). */
 export const SAME_WINDOW_MS = 50;
 
@@ -37,5 +39,54 @@ export class LearnedLength {
 		}
 		if (this.lastReset === undefined || resetAt >= this.lastReset) [this.lastReset, this.lastPrecision] = [resetAt, precisionMs];
 		return this.leastGap < 2 * this.leastLength ? this.leastGap : undefined;
+	}
+}
+
+/**
+ * A length is taken from ends told to the second only when the window is at least this many times their precision:
+ * rounder, the readings of two windows may overlap and be taken for one (a 1 s window told in whole seconds with
+ * 5 s answers).
+ */
+export const ROUNDED_LENGTH_PRECISIONS = 2;
+
+/**
+ * The window's length from ends told only to the second (a reset in whole seconds, an HTTP date, a refusal's delay
+ * in whole seconds): each reading says the end lies in (at - precision, at]. Readings that overlap are one
+ * window's, and narrow its end; one past the current window's latest end starts the next. The length lies between
+ * the longest a call's window lasted after it (at least: it began at that call or before) and the gap between two
+ * windows' ends (at most: a window starting with the first call after the last one ended starts late, never early).
+ * It is taken only when a single common length (1 s, 2 s, 5 s, 10 s …) lies there: from a gap alone, a lone
+ * client's 10 s windows with an idle second between them look 11 s long, and 1 s windows told in whole seconds
+ * look like anything up to 2 s.
+ */
+export class RoundedLength {
+	/** The current window's end lies in (from, until]; `firstSent`: the first of our calls whose answer told it. */
+	current?: { from: number; until: number; firstSent: number };
+	/** The earliest the window before it can have ended. */
+	private previousFrom?: number;
+	private least = 0;
+	private most = Infinity;
+	private roundest = 0;
+
+	/**
+	 * An end told at `at`, `precisionMs` before it at the earliest, in the answer to our call sent at `sentAt` and
+	 * answered at `answeredAt`; returns the length, once known.
+	 */
+	learn(at: number, precisionMs: number, sentAt: number, answeredAt: number): number | undefined {
+		const from = at - precisionMs;
+		this.roundest = Math.max(this.roundest, precisionMs);
+		// Its call was counted by then, in the window that ends after `from`: that window began no later.
+		this.least = Math.max(this.least, from - answeredAt);
+		const c = this.current;
+		if (c && at <= c.from) return this.length();
+		if (c && from < c.until) this.current = { from: Math.max(c.from, from), until: Math.min(c.until, at), firstSent: Math.min(c.firstSent, sentAt) };
+		else [this.previousFrom, this.current] = [c?.from, { from, until: at, firstSent: sentAt }];
+		if (this.previousFrom !== undefined) this.most = Math.min(this.most, this.current.until - this.previousFrom);
+		return this.length();
+	}
+
+	private length(): number | undefined {
+		const fits = COMMON_WINDOW_LENGTHS_MS.filter((l) => l >= this.least && l <= this.most);
+		return fits.length === 1 && fits[0] >= ROUNDED_LENGTH_PRECISIONS * this.roundest ? fits[0] : undefined;
 	}
 }

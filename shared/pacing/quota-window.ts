@@ -16,7 +16,7 @@
  */
 
 import { ExactEnds } from './exact-ends';
-import { SAME_WINDOW_MS } from './learned-length';
+import { RoundedLength, SAME_WINDOW_MS } from './learned-length';
 import { OwnSends } from './own-sends';
 import { DELAY_PRECISION_MS } from './refusal-hold';
 import { RoundedEnds } from './rounded-ends';
@@ -34,6 +34,8 @@ export interface RateWindow {
 	resetExact?: boolean;
 	/** How far before `resetAt` the window may end (ms): its rounding, and the server's clock's spread for an instant on it. */
 	resetPrecisionMs?: number;
+	/** `resetAt` is told to the second (not only read on a server's clock not yet known to the millisecond, which its answers soon tell). */
+	resetRounded?: boolean;
 	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
 	windowMs?: number;
 }
@@ -75,6 +77,8 @@ export class QuotaWindow {
 	private readonly rounded: RoundedEnds;
 	/** Without exact ends, whether a told window's calls may go together, and our own windows then (told-burst.ts). */
 	private readonly burst = new ToldBurst(this.sends);
+	/** The window's length from the ends told to the second, where no answer states it (learned-length.ts). */
+	private readonly roundedLength = new RoundedLength();
 
 	/**
 	 * Our call `ticket` went at `at`. Our calls are kept for two windows and the time answers take (`answersTakeMs`):
@@ -106,8 +110,8 @@ export class QuotaWindow {
 		if (sentAt !== undefined) this.burst.onRefused(sentAt, this.limit);
 	}
 
-	/** What the answer to our call `ticket` said. */
-	learn(w: RateWindow, ticket: number): void {
+	/** What the answer to our call `ticket` said; `answeredAt`, when it came (a length is learned from ends told to the second only with it). */
+	learn(w: RateWindow, ticket: number, answeredAt?: number): void {
 		if (w.limit !== undefined && w.limit > 0) this.limit = w.limit;
 		if (w.windowMs !== undefined && w.windowMs > 0) {
 			this.windowMs = w.windowMs;
@@ -116,7 +120,10 @@ export class QuotaWindow {
 		this.noteShared(w.remaining, ticket);
 		if (w.resetAt === undefined) return;
 		if (w.resetExact === false) {
-			if (w.remaining === undefined || this.windowMs === undefined || this.exact) return;
+			if (this.exact) return;
+			const sentAt = this.sentAt(ticket);
+			if (!this.stated && w.resetRounded === true && answeredAt !== undefined && sentAt !== undefined) this.learnLength(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, sentAt, answeredAt);
+			if (w.remaining === undefined || this.windowMs === undefined) return;
 			this.rounded.learn(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, w.remaining, ticket, this.windowMs);
 			return;
 		}
@@ -126,6 +133,20 @@ export class QuotaWindow {
 		// (a lone client switching to them sent a window's calls into a server window nearly spent: 9 refused at once).
 		const c = this.ends.current;
 		if (c && this.windowMs !== undefined) this.burst.anchor(c.endsAt, this.windowMs + marginOf(this.windowMs));
+	}
+
+	/**
+	 * An end told to the second, for our call sent at `sentAt`, where no answer states the window's length: the length
+	 * it shows, once known. Our own windows then start with our first call whose answer told the current window, not
+	 * with our calls of the last span: those went in the window before, and a lone client sent a whole window's calls
+	 * into a window not yet ended (25 per 10 s, in whole seconds, 1 s answers: 23 % answered 429).
+	 */
+	private learnLength(at: number, precisionMs: number, sentAt: number, answeredAt: number): void {
+		const length = this.roundedLength.learn(at, precisionMs, sentAt, answeredAt);
+		if (length === undefined || length === this.windowMs) return;
+		this.windowMs = length;
+		const current = this.roundedLength.current;
+		if (current) this.burst.startsAfter(current.firstSent, length + marginOf(length));
 	}
 
 	/** A count told for our call `ticket`, for ToldBurst. */

@@ -9,9 +9,7 @@
  * was let through, so the window's start is known before its answers (a model answering in 5 s).
  * Pure: the caller gives the times (the pacer's clock).
  */
-
-/** Lengths services commonly count over; a window's length is guessed, then learned, among them first. */
-export const COMMON_WINDOW_LENGTHS_MS = [1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
+import { COMMON_WINDOW_LENGTHS_MS } from './learned-length';
 
 /**
  * The first call after a window was due to end, refused less than this after that end, shows the window ending

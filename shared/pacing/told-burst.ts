@@ -24,6 +24,8 @@ export class ToldBurst {
 	private aloneSeen = false;
 	/** Our window: when our first call in it went, and our calls in it (not refused). */
 	private group?: { start: number; calls: number; span: number };
+	/** Our calls before this went in a window that ended (startsAfter): a count told since does not cover them. */
+	private countsFrom = -Infinity;
 
 	/**
 	 * A count told (`remaining` of `limit`) for our call sent at `sentAt`: `oursWithin` our calls of the window's span
@@ -41,7 +43,7 @@ export class ToldBurst {
 
 	/** A count told for our call sent at `sentAt`: our calls of the window's span (`span`: the window and its margin) around it. */
 	noteCountFor(remaining: number, limit: number, sentAt: number, windowMs: number, span: number): void {
-		const within = this.sends.times((at) => at > sentAt - span && at <= sentAt + SAME_WINDOW_MS);
+		const within = this.sends.times((at) => at > sentAt - span && at >= this.countsFrom && at <= sentAt + SAME_WINDOW_MS);
 		const upTo = within.filter((at) => at <= sentAt);
 		this.noteCount(remaining, limit, sentAt, within.length, upTo.length, upTo[0], windowMs);
 	}
@@ -49,6 +51,17 @@ export class ToldBurst {
 	/** The counts showed this client alone on the key, and never others. */
 	get alone(): boolean {
 		return this.aloneSeen && !this.sharedSeen;
+	}
+
+	/**
+	 * The window's length was learned late, from ends told to the second: our windows start with our first call
+	 * counted in the current one (sent at `start`), as anchor's; a count told since covers only our calls since
+	 * (counted with our calls of the window before, three processes each took its count for the key alone and sent
+	 * 13 calls at once).
+	 */
+	startsAfter(start: number, span: number): void {
+		this.countsFrom = start;
+		this.anchor(start, span);
 	}
 
 	/** Once the window's length is known (`span`: with its margin), our windows begin with our calls of the last span (sent before it was). */

@@ -1,5 +1,5 @@
-/** shared/pacing/learned-length.ts, through QuotaWindow: a window's length from the gaps between the exact ends told. */
-import { LearnedLength, QuotaWindow } from '../../../shared/pacing';
+/** shared/pacing/learned-length.ts, alone and through QuotaWindow: a window's length from the gaps between the ends told, exact or to the second. */
+import { LearnedLength, QuotaWindow, RoundedLength } from '../../../shared/pacing';
 
 test('the window length is learned from the least gap between exact ends', () => {
 	const q = new QuotaWindow();
@@ -48,4 +48,69 @@ test('a call that takes longer than a window to reach the server still shows the
 	expect(learned.learn(2_000, 0)).toBeUndefined();
 	expect(learned.learn(3_000, 1_000)).toBe(1_000);
 	expect(learned.learn(4_000, 2_500)).toBe(1_000);
+});
+
+describe('RoundedLength: the length from ends told to the second', () => {
+	// Answers in 200 ms: a reset of whole seconds to wait says the end lies in (sent + R - 1 s, answered + R].
+	const reading = (r: number, sentAt: number, latency = 200) => [sentAt + latency + r * 1_000, 1_000 + latency, sentAt, sentAt + latency] as const;
+
+	test('10 s windows: between the longest a call was counted before its end and the gap between two ends, only 10 s fits', () => {
+		const length = new RoundedLength();
+		// The first window ends at 10 s: told 10 s for a call counted at 0.1 s, 5 s for one at 5.1 s.
+		expect(length.learn(...reading(10, 0))).toBeUndefined();
+		expect(length.learn(...reading(5, 5_000))).toBeUndefined();
+		// The next window opened with a call counted at 10.2 s, and ends at 20.2 s: at least 8.8 s, at most 11.3 s.
+		expect(length.learn(...reading(10, 10_100))).toBe(10_000);
+		expect(length.current).toEqual({ from: 19_100, until: 20_300, firstSent: 10_100 });
+	});
+
+	test('1 s windows told in whole seconds are never learned: two windows\' readings overlap, and 1 s and 2 s both fit', () => {
+		const length = new RoundedLength();
+		for (let sentAt = 0; sentAt < 10_000; sentAt += 300) expect(length.learn(...reading(1, sentAt, 100))).toBeUndefined();
+	});
+
+	test('answers rounder than half the window (5 s answers, 10 s windows) are not taken', () => {
+		const length = new RoundedLength();
+		for (let window = 0; window < 5; window++) expect(length.learn(...reading(10, window * 10_000, 5_000))).toBeUndefined();
+	});
+
+	test('a window of no common length (12 s) is not taken for the nearest one', () => {
+		const length = new RoundedLength();
+		for (let window = 0; window < 5; window++) {
+			expect(length.learn(...reading(12, window * 12_000))).toBeUndefined();
+			expect(length.learn(...reading(6, window * 12_000 + 6_000))).toBeUndefined();
+		}
+	});
+
+	test("an older window's reading that comes late changes nothing of the current one", () => {
+		const length = new RoundedLength();
+		length.learn(...reading(10, 0));
+		length.learn(...reading(10, 10_100));
+		const current = length.current;
+		length.learn(...reading(1, 9_000, 1_500));
+		expect(length.current).toEqual(current);
+	});
+});
+
+test('through QuotaWindow: the length learned, our own window starts with our first call of the current window', () => {
+	const q = new QuotaWindow();
+	const told = (remaining: number, sentAt: number, r: number) => ({ limit: 25, remaining, resetAt: sentAt + 200 + r * 1_000, resetExact: false, resetPrecisionMs: 1_200, resetRounded: true });
+	q.onSend(1, 0);
+	q.learn(told(24, 0, 10), 1, 200);
+	q.onSend(2, 5_000);
+	q.learn(told(23, 5_000, 5), 2, 5_200);
+	expect(q.windowMs).toBeUndefined();
+	q.onSend(3, 10_100);
+	q.onSend(4, 10_150);
+	q.learn(told(24, 10_100, 10), 3, 10_300);
+	expect(q.windowMs).toBe(10_000);
+	// Calls 3 and 4 in it (from the last span instead, call 2 too: a window that began at 5 s, and ended 5 s early).
+	expect(q.leftInSpan(10_300)).toBe(23);
+	// An end only read on a server's clock not yet known is not told to the second: no length from it.
+	const clock = new QuotaWindow();
+	for (const [ticket, at] of [[1, 0], [2, 10_100]]) {
+		clock.onSend(ticket, at);
+		clock.learn({ limit: 25, remaining: 24, resetAt: at + 10_000, resetExact: false, resetPrecisionMs: 300, resetRounded: false }, ticket, at + 200);
+	}
+	expect(clock.windowMs).toBeUndefined();
 });

@@ -65,6 +65,23 @@ describe('ToldBurst: our own windows', () => {
 		expect(b.left(2_600, 10)).toBe(10);
 	});
 
+	test('with the length learned late (startsAfter), a count covers only our calls since the current window began', () => {
+		const sends = new OwnSends();
+		const calls = [2_000, 2_100, 2_200, 2_300, 2_400, 2_500, 2_600, 2_700, 10_100, 10_600, 11_200];
+		calls.forEach((at, i) => sends.add(i + 1, at, 0));
+		// 20 left of 25 for our call at 11.2 s. Counted with our 8 calls of the window before: no one else, over 9 s of ours.
+		const before = new ToldBurst(sends);
+		before.noteCountFor(20, 25, 11_200, 10_000, 10_110);
+		expect(before.alone).toBe(true);
+		// Since 10.1 s, where the current window's first answer came from: 3 of ours, and 2 of the others'.
+		const after = new ToldBurst(sends);
+		after.startsAfter(10_100, 10_110);
+		after.noteCountFor(20, 25, 11_200, 10_000, 10_110);
+		expect(after.alone).toBe(false);
+		// Our window began there: 3 calls in it.
+		expect(after.left(11_300, 25)).toBe(22);
+	});
+
 	test('a refusal fills our window: the server counted its window spent, and ours was out of step', () => {
 		const b = new ToldBurst();
 		for (let i = 0; i < 7; i++) b.onSend(1_000, 10_210);
