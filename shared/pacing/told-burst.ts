@@ -48,6 +48,11 @@ export class ToldBurst {
 		this.noteCount(remaining, limit, sentAt, within.length, upTo.length, upTo[0], windowMs);
 	}
 
+	/** A count showed others' calls on the key. */
+	get shared(): boolean {
+		return this.sharedSeen;
+	}
+
 	/** The counts showed this client alone on the key, and never others. */
 	get alone(): boolean {
 		return this.aloneSeen && !this.sharedSeen;

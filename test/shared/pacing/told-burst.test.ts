@@ -2,7 +2,7 @@
  * told-burst.ts: without exact window ends, a told window's calls go together only for a client the counts show
  * alone, and then in windows of our own; a refusal fills ours (it is out of step with the server's).
  */
-import { OwnSends, QuotaWindow, ToldBurst } from '../../../shared/pacing';
+import { OwnSends, QuotaWindow, SHARED_PACE, ToldBurst } from '../../../shared/pacing';
 
 /** Counts told of a limit of 10 in windows of 10 s, our first call of the span at 100 ms: [remaining, sent at, ours within, ours up to]. */
 function told(counts: Array<[remaining: number, sentAt: number, oursWithin: number, oursUpTo: number]>): ToldBurst {
@@ -108,11 +108,17 @@ describe('QuotaWindow with a told window and no exact ends (IETF fields)', () =>
 		expect(q.leftInSpan(10_110)).toBe(4);
 	});
 
-	test('shared: spread, one call a token (no burst span)', () => {
+	test('shared: spread, one call a token (no burst span), at up to twice the told pace (the counts hold a spent window)', () => {
 		const q = new QuotaWindow();
 		q.onSend(1, 0);
 		q.onSend(2, 300);
+		expect(q.toldRate()).toBeUndefined();
+		q.onSend(3, 400);
+		q.learn(told(3), 3);
+		// Alone so far (3 left of 4 for our first call): the told pace, 4 calls per 10.11 s.
+		expect(q.toldRate()).toBeCloseTo(4_000 / 10_110, 6);
 		q.learn(told(1), 2);
 		expect(q.burstSpan()).toBeUndefined();
+		expect(q.toldRate()).toBeCloseTo((SHARED_PACE * 4_000) / 10_110, 6);
 	});
 });
