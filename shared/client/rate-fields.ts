@@ -214,6 +214,8 @@ export interface RetryDelay {
 	 * to its second; a relative delay counts from when the server wrote it, up to the answer's time before it came.
 	 */
 	precisionMs: number;
+	/** Told to the second (whole seconds, a date), not only read on a server's clock not yet known to the millisecond. */
+	rounded: boolean;
 }
 
 /**
@@ -226,7 +228,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 	// A relative delay is as precise as the answer was quick (SAME_WINDOW_MS: the same instant), and its rounding.
 	const relative = answerTime(now, sentAt);
 	const reset = readRateLimit(headers, now, clock, sentAt);
-	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS };
+	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS, rounded: reset.resetRounded === true };
 	for (const { field, unit } of DELAY_FIELDS) {
 		const raw = headerValue(headers, field)?.trim();
 		if (!raw) continue;
@@ -235,19 +237,19 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 			const whole = unit !== 'ms' && /^\d+$/.test(raw);
 			// Whole seconds, rounded up by the server: an exact reset within the last second before it is the same instant, told precisely.
 			if (whole && resetDelay !== undefined && resetDelay.ms > ms - 1000 && resetDelay.ms <= ms) return resetDelay;
-			return { ms, precisionMs: (whole ? DELAY_PRECISION_MS : 0) + relative };
+			return { ms, precisionMs: (whole ? DELAY_PRECISION_MS : 0) + relative, rounded: whole };
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
 		// Its second, and how early the server's clock may put it on ours (a first answer's `Date` leaves up to a second).
-		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: DELAY_PRECISION_MS + clock.spreadMs };
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: DELAY_PRECISION_MS + clock.spreadMs, rounded: true };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};
 		for (const v of [b.retryAfter, b.retry_after, inner.retryAfter, inner.retry_after]) {
-			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: (Number.isInteger(v) ? DELAY_PRECISION_MS : 0) + relative };
+			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: (Number.isInteger(v) ? DELAY_PRECISION_MS : 0) + relative, rounded: Number.isInteger(v) };
 		}
 	}
 	return undefined;

@@ -126,14 +126,16 @@ export class RateLimitedError extends PostWriterError {
 	readonly retryAfterMs?: number;
 	/** How far before that delay's end the window may end (ms): 0 when told to the millisecond; unknown, a whole second. */
 	readonly retryAfterPrecisionMs?: number;
+	/** That delay was told to the second (whole seconds, a date): a window's length may be learned from it. */
+	readonly retryAfterRounded?: boolean;
 	/** Set when the call gave up because the wait for the quota would pass its budget. */
 	readonly budget?: QuotaBudget;
 	/** Without a delay: when the window its refusals showed ends (ms from the error; silent-window.ts). Not the server's word. */
 	readonly windowEndsInMs?: number;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number; windowEndsInMs?: number } = {}) {
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number; retryAfterRounded?: boolean; windowEndsInMs?: number } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
 		const on = details.operationName ?? details.operation;
-		const { budget, retryAfterPrecisionMs, windowEndsInMs, ...rest } = details;
+		const { budget, retryAfterPrecisionMs, retryAfterRounded, windowEndsInMs, ...rest } = details;
 		super(
 			budget
 				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget, retryAfterMs)} Nothing was charged. ${budget.setting ? `Raise ${budget.setting}, run` : 'Run'} fewer executions on this API key at once, or spread them out.`
@@ -143,6 +145,7 @@ export class RateLimitedError extends PostWriterError {
 		);
 		this.retryAfterMs = retryAfterMs;
 		this.retryAfterPrecisionMs = retryAfterPrecisionMs;
+		this.retryAfterRounded = retryAfterRounded;
 		this.budget = budget;
 		this.windowEndsInMs = windowEndsInMs;
 	}

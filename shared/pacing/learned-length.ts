@@ -60,17 +60,17 @@ export const ROUNDED_LENGTH_PRECISIONS = 2;
  * look like anything up to 2 s.
  */
 export class RoundedLength {
-	/** The current window's end lies in (from, until]; `firstSent`: the first of our calls whose answer told it. */
+	/** The current window's end lies in (from, until]; `firstSent`: the first of our calls counted in it whose answer told it (Infinity: only refusals told it). */
 	current?: { from: number; until: number; firstSent: number };
-	/** The earliest the window before it can have ended. */
-	private previousFrom?: number;
+	/** The window before it ended in (from, until]. */
+	previous?: { from: number; until: number };
 	private least = 0;
 	private most = Infinity;
 	private roundest = 0;
 
 	/**
 	 * An end told at `at`, `precisionMs` before it at the earliest, in the answer to our call sent at `sentAt` and
-	 * answered at `answeredAt`; returns the length, once known.
+	 * answered at `answeredAt` (a refused call's: `sentAt` Infinity, it was not counted); returns the length, once known.
 	 */
 	learn(at: number, precisionMs: number, sentAt: number, answeredAt: number): number | undefined {
 		const from = at - precisionMs;
@@ -80,8 +80,8 @@ export class RoundedLength {
 		const c = this.current;
 		if (c && at <= c.from) return this.length();
 		if (c && from < c.until) this.current = { from: Math.max(c.from, from), until: Math.min(c.until, at), firstSent: Math.min(c.firstSent, sentAt) };
-		else [this.previousFrom, this.current] = [c?.from, { from, until: at, firstSent: sentAt }];
-		if (this.previousFrom !== undefined) this.most = Math.min(this.most, this.current.until - this.previousFrom);
+		else [this.previous, this.current] = [c, { from, until: at, firstSent: sentAt }];
+		if (this.previous !== undefined) this.most = Math.min(this.most, this.current.until - this.previous.from);
 		return this.length();
 	}
 

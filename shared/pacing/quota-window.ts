@@ -113,6 +113,16 @@ export class QuotaWindow {
 		return this.sends.sentAt(ticket);
 	}
 
+	/**
+	 * A refusal's delay told the window's end to the second (`precisionMs` before `at` at the earliest), answered at
+	 * `answeredAt`: with a limit told and no length stated, it shows the window's length as an answer's end does
+	 * (`X-RateLimit-*` without a reset tells its ends only there).
+	 */
+	onRefusalEnd(at: number, precisionMs: number, answeredAt: number): void {
+		if (this.limit === undefined || this.stated || this.exact) return;
+		this.learnLength(at, precisionMs, Infinity, answeredAt);
+	}
+
 	/** A refused call was not counted by the server. */
 	onRefused(ticket: number): void {
 		const sentAt = this.sends.remove(ticket);
@@ -155,7 +165,9 @@ export class QuotaWindow {
 		if (length === undefined || length === this.windowMs) return;
 		this.windowMs = length;
 		const current = this.roundedLength.current;
-		if (current) this.burst.startsAfter(current.firstSent, length + marginOf(length));
+		// Told by refusals alone, the current window began after the one before ended, at the latest.
+		const start = Math.min(current?.firstSent ?? Infinity, this.roundedLength.previous?.from ?? Infinity);
+		if (start < Infinity) this.burst.startsAfter(start, length + marginOf(length));
 	}
 
 	/** A count told for our call `ticket`, for ToldBurst. */

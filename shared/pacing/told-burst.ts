@@ -43,6 +43,8 @@ export class ToldBurst {
 
 	/** A count told for our call sent at `sentAt`: our calls of the window's span (`span`: the window and its margin) around it. */
 	noteCountFor(remaining: number, limit: number, sentAt: number, windowMs: number, span: number): void {
+		// A call before the window our calls are counted from (startsAfter) went in an earlier one, whose calls are not known.
+		if (sentAt < this.countsFrom) return;
 		const within = this.sends.times((at) => at > sentAt - span && at >= this.countsFrom && at <= sentAt + SAME_WINDOW_MS);
 		const upTo = within.filter((at) => at <= sentAt);
 		this.noteCount(remaining, limit, sentAt, within.length, upTo.length, upTo[0], windowMs);

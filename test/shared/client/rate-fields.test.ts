@@ -110,17 +110,18 @@ describe('parseRetryDelay: each delay field, then the resets, then the body', ()
 
 	// The precision: how far before the delay's end the window may end. The hold probes that time (refusal-hold.ts);
 	// a delay told to the millisecond has none to probe.
+	// Rounded: told to the second, so that the window's end it tells may show the window's length (learned-length.ts).
 	test.each([
-		['retry-after-ms', { 'retry-after-ms': '850' }, 0],
-		['Retry-After in seconds with decimals', { 'Retry-After': '1.5' }, 0],
-		['a reset as a duration', { 'x-ratelimit-reset-requests': '1m30s' }, 0],
-		['an exact reset within whole seconds', { 'Retry-After': '2', 'X-RateLimit-Reset': '1700000001.400' }, 0],
-		['Retry-After in whole seconds', { 'Retry-After': '3' }, 1_000],
-		['Retry-After as an HTTP date', { 'Retry-After': new Date(now + 4_000).toUTCString() }, 1_000],
-		['a reset in whole seconds to wait', { 'RateLimit-Reset': '7' }, 1_000],
-		['the IETF t', { RateLimit: '"default";r=0;t=12' }, 1_000],
-	])('precision of %s', (_name, headers, precisionMs) => {
-		expect(readRetryDelay(headers, now)?.precisionMs).toBe(precisionMs);
+		['retry-after-ms', { 'retry-after-ms': '850' }, 0, false],
+		['Retry-After in seconds with decimals', { 'Retry-After': '1.5' }, 0, false],
+		['a reset as a duration', { 'x-ratelimit-reset-requests': '1m30s' }, 0, false],
+		['an exact reset within whole seconds', { 'Retry-After': '2', 'X-RateLimit-Reset': '1700000001.400' }, 0, false],
+		['Retry-After in whole seconds', { 'Retry-After': '3' }, 1_000, true],
+		['Retry-After as an HTTP date', { 'Retry-After': new Date(now + 4_000).toUTCString() }, 1_000, true],
+		['a reset in whole seconds to wait', { 'RateLimit-Reset': '7' }, 1_000, true],
+		['the IETF t', { RateLimit: '"default";r=0;t=12' }, 1_000, true],
+	])('precision of %s', (_name, headers, precisionMs, rounded) => {
+		expect(readRetryDelay(headers, now)).toMatchObject({ precisionMs, rounded });
 	});
 
 	test("an HTTP date read on a server's clock known only to its spread: the date's second and that spread", () => {
@@ -129,16 +130,18 @@ describe('parseRetryDelay: each delay field, then the resets, then the body', ()
 		clock.learn(new Date(now + 3_000).toUTCString(), now - 300, now);
 		expect(readRetryDelay({ 'Retry-After': new Date(now + 5_000).toUTCString() }, now, undefined, clock)?.precisionMs).toBe(1_000 + clock.spreadMs);
 		expect(clock.spreadMs).toBe(1_300);
+		// An exact reset on that clock is not told to the second: its answers soon tell the clock, and the end, exactly.
+		expect(readRetryDelay({ 'X-RateLimit-Reset': ((now + 8_000) / 1_000).toFixed(3) }, now, undefined, clock)).toMatchObject({ rounded: false });
 	});
 
 	test('a delay on a slow refusal is as precise as the answer was quick (it was written between the send and the answer), and its rounding', () => {
-		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 30)).toEqual({ ms: 850, precisionMs: 0 });
-		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 400)).toEqual({ ms: 850, precisionMs: 400 });
-		expect(readRetryDelay({}, now, { retryAfter: 0.25 }, undefined, now - 400)).toEqual({ ms: 250, precisionMs: 400 });
-		expect(readRetryDelay({}, now, { retryAfter: 2 })).toEqual({ ms: 2_000, precisionMs: 1_000 });
+		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 30)).toEqual({ ms: 850, precisionMs: 0, rounded: false });
+		expect(readRetryDelay({ 'retry-after-ms': '850' }, now, undefined, undefined, now - 400)).toEqual({ ms: 850, precisionMs: 400, rounded: false });
+		expect(readRetryDelay({}, now, { retryAfter: 0.25 }, undefined, now - 400)).toEqual({ ms: 250, precisionMs: 400, rounded: false });
+		expect(readRetryDelay({}, now, { retryAfter: 2 })).toEqual({ ms: 2_000, precisionMs: 1_000, rounded: true });
 		// Whole seconds: their second, and the answer's time.
-		expect(readRetryDelay({ 'Retry-After': '3' }, now, undefined, undefined, now - 400)).toEqual({ ms: 3_000, precisionMs: 1_400 });
-		expect(readRetryDelay({}, now, { retryAfter: 2 }, undefined, now - 400)).toEqual({ ms: 2_000, precisionMs: 1_400 });
+		expect(readRetryDelay({ 'Retry-After': '3' }, now, undefined, undefined, now - 400)).toEqual({ ms: 3_000, precisionMs: 1_400, rounded: true });
+		expect(readRetryDelay({}, now, { retryAfter: 2 }, undefined, now - 400)).toEqual({ ms: 2_000, precisionMs: 1_400, rounded: true });
 	});
 
 	test('a retryAfter in the body, in seconds, when no field says it', () => {

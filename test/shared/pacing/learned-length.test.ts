@@ -114,3 +114,21 @@ test('through QuotaWindow: the length learned, our own window starts with our fi
 	}
 	expect(clock.windowMs).toBeUndefined();
 });
+
+test('through QuotaWindow: refusals in whole seconds show the length where the answers tell a limit and no end (X-RateLimit-* without a reset)', () => {
+	const refusals = (q: QuotaWindow) => {
+		// Refused at 9.5 s for 1 s (the window ends by 10.5 s), and at 10.8 s for 10 s (the next ends by 20.8 s, after 19.8 s).
+		q.onRefusalEnd(10_500, 1_000, 9_500);
+		q.onRefusalEnd(20_800, 1_000, 10_800);
+	};
+	const told = new QuotaWindow();
+	told.onSend(1, 0);
+	told.learn({ limit: 25, remaining: 24 }, 1, 200);
+	refusals(told);
+	expect(told.windowMs).toBe(10_000);
+	expect(told.toldRate()).toBeCloseTo(25_000 / 10_110, 6);
+	// No limit told: the pace comes from refusals alone (Retry-After alone), and no length is taken.
+	const untold = new QuotaWindow();
+	refusals(untold);
+	expect(untold.windowMs).toBeUndefined();
+});

@@ -80,6 +80,12 @@ describe('ToldBurst: our own windows', () => {
 		expect(after.alone).toBe(false);
 		// Our window began there: 3 calls in it.
 		expect(after.left(11_300, 25)).toBe(22);
+		// A count for a call before it is of an earlier window, whose calls are not known: it shows nothing.
+		const alone = new ToldBurst(sends);
+		alone.startsAfter(10_100, 10_110);
+		alone.noteCountFor(3, 25, 2_700, 10_000, 10_110);
+		alone.noteCountFor(22, 25, 11_200, 10_000, 10_110);
+		expect(alone.alone).toBe(true);
 	});
 
 	test('a refusal fills our window: the server counted its window spent, and ours was out of step', () => {
