@@ -119,8 +119,16 @@ export class QuotaWindow {
 	 * (`X-RateLimit-*` without a reset tells its ends only there).
 	 */
 	onRefusalEnd(at: number, precisionMs: number, answeredAt: number): void {
-		if (this.limit === undefined || this.stated || this.exact) return;
-		this.learnLength(at, precisionMs, Infinity, answeredAt);
+		if (this.limit === undefined || this.exact) return;
+		this.rounded.refusedUntil(at - precisionMs);
+		if (!this.stated) this.learnLength(at, precisionMs, Infinity, answeredAt);
+	}
+
+	/** A count told without an end, for our call `ticket`: spent as rounded-ends.ts's learnCount says, once the window's length is known. */
+	private learnCount(remaining: number | undefined, ticket: number): void {
+		const sentAt = this.sentAt(ticket);
+		if (remaining === undefined || this.windowMs === undefined || this.exact || sentAt === undefined) return;
+		this.rounded.learnCount(remaining, ticket, sentAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
 	}
 
 	/** A refused call was not counted by the server. */
@@ -137,7 +145,10 @@ export class QuotaWindow {
 			this.stated = true;
 		}
 		this.noteShared(w.remaining, ticket);
-		if (w.resetAt === undefined) return;
+		if (w.resetAt === undefined) {
+			this.learnCount(w.remaining, ticket);
+			return;
+		}
 		if (w.resetExact === false) {
 			if (this.exact) return;
 			const sentAt = this.sentAt(ticket);

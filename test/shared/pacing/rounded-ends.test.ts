@@ -60,3 +60,17 @@ test('in QuotaWindow: the IETF fields on a spent window hold the calls, with the
 	unknown.learn({ limit: 25, remaining: 0, resetAt: 10_400, resetExact: false, resetPrecisionMs: 1_200 }, 1);
 	expect(unknown.holdUntil(2_000)).toBeUndefined();
 });
+
+test('counts without an end (X-RateLimit-* without a reset): after a refusal told its end to the second, the next window ends a window after it began, between that end and our first call since', () => {
+	// Refused at 9.5 s for 1 s: the refusing window ends after 9.5 s. Our calls after it: 10.1 s and 10.3 s, then 19.5 s.
+	const { ends } = withCalls(100, 10_100, 10_300, 19_500);
+	ends.refusedUntil(9_500);
+	// A count for the call at 0.1 s is the refusing window's own: it tells nothing of the next.
+	ends.learnCount(3, 1, 100, WINDOW_MS, 10_110);
+	expect(ends.holdUntil(10_400, undefined)).toBeUndefined();
+	// 0 left for the call at 10.3 s: the window that began between 9.5 s and 10.1 s is spent until 19.5 s at the earliest.
+	ends.learnCount(0, 3, 10_300, WINDOW_MS, 10_110);
+	expect(ends.holdUntil(10_400, undefined)).toBe(19_500);
+	// …or until our oldest call's window ends (it opened it), when that lies between 19.5 s and 20.21 s.
+	expect(ends.holdUntil(10_400, 20_110)).toBe(20_110);
+});
