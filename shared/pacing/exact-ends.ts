@@ -1,7 +1,8 @@
 /**
  * The windows whose exact ends (to the millisecond) the answers told, for quota-window.ts: the current one, with
  * the count left in it, the one before, and the window's length the ends show. What our own calls leave in the
- * current window is counted here, against our calls not refused (own-sends.ts). Pure: the caller gives the times.
+ * current window is counted here, against our calls not refused (own-sends.ts), and so is whether this client is
+ * alone in it, and what it may then send at once. Pure: the caller gives the times.
  */
 import { LearnedLength, SAME_WINDOW_MS } from './learned-length';
 import type { OwnSends } from './own-sends';
@@ -11,6 +12,13 @@ export interface ToldEnd {
 	endsAt: number;
 	remaining: number;
 	asOf: number;
+}
+
+/** A told quota: calls per window, the window's length, and the span its calls are counted over (the window and its margin: quota-window.ts). */
+export interface ToldQuota {
+	limit: number;
+	windowMs: number;
+	span: number;
 }
 
 /** Others' pace is read from counts told for our calls at least this far apart (ms): calls sent closer reach the server in any order. */
@@ -27,6 +35,10 @@ export class ExactEnds {
 	private readonly toldLeft = new Map<number, number>();
 	/** The window's length as exact ends show it (taken when no answer states it). */
 	private readonly learned = new LearnedLength();
+	/** The end of the window whose successor's share was given (shareOfNext). */
+	private sharedFor?: number;
+	/** The end of the window whose count was given at once, the key alone (leftAlone). */
+	private aloneGivenFor?: number;
 
 	/**
 	 * @param sends our calls not refused.
@@ -131,6 +143,76 @@ export class ExactEnds {
 	firstOurs(endsAt: number, windowMs: number, span: number): number | undefined {
 		const start = this.startOf(endsAt, windowMs, span);
 		return this.sends.times((at) => at >= start && at < endsAt)[0];
+	}
+
+	/**
+	 * The calls counted in the current window (the count told, and our calls since) are no more than our own calls in
+	 * it: this client is alone on the key (false when unknown). One test for both the burst of a window's calls and
+	 * shareOfNext (a second one, on the count told alone, missed answers that came out of order: S2 on the real
+	 * sandbox went spread again, 21.3 s).
+	 */
+	alone(q: ToldQuota): boolean {
+		const c = this.current;
+		if (!c) return false;
+		const ours = this.ours(c.endsAt, q.windowMs, q.span);
+		// Left at its end: our calls sent after it are another window's (the window ended with room, not spent by others).
+		const leftAtEnd = c.remaining - this.sends.count((at, t) => t > c.asOf && at < c.endsAt);
+		return q.limit - Math.max(0, leftAtEnd) <= ours;
+	}
+
+	/**
+	 * Alone on the key within the current window: what its count leaves at `now`, which may go at once, once a window
+	 * and over a stretch (`stretch`) of our calls in it. Undefined otherwise. A key the others left mid-run (their items
+	 * done) had its last windows' calls spread at the told pace until a window's end gave the next window's share:
+	 * three processes at 25 per 60 s, one left with 15 calls spread over 34 s (1.064 × where `Retry-After` alone took
+	 * 1.004 ×).
+	 */
+	leftAlone(now: number, q: ToldQuota, stretch: number): number | undefined {
+		const c = this.current;
+		if (!c || now >= c.endsAt || !this.alone(q)) return undefined;
+		// Once a window: one end read twice, a little apart, is one window (SAME_WINDOW_MS).
+		if (this.aloneGivenFor !== undefined && Math.abs(this.aloneGivenFor - c.endsAt) <= SAME_WINDOW_MS) return undefined;
+		// Over a stretch of our calls in the window (told-burst.ts's ALONE_STRETCH): at a window's start, the count for our
+		// first calls shows no one else before the others' first calls came (three processes: 7 % → 12-20 % answered 429).
+		const first = this.firstOurs(c.endsAt, q.windowMs, q.span);
+		const toldFor = this.lastToldAt();
+		if (first === undefined || toldFor === undefined || toldFor - first < stretch) return undefined;
+		this.aloneGivenFor = c.endsAt;
+		return Math.max(0, Math.floor(this.left(c)));
+	}
+
+	/**
+	 * At the exact end of the current window, `at`, when this client was alone on the key in it (the counts told show
+	 * no call but ours): the calls the next window allows, less ours since its start, may go at once. Once per window;
+	 * undefined when the key is shared or nothing exact is known. Alone, the rate bucket (at the told rate less its
+	 * margin) let 9 of a window's 10 calls go at its start and the 10th a token later (S3, no latency: 1.14 ×); shared,
+	 * a burst at the window's start would take the others' calls first, and calls stay spread. `filledByOurs`: past an
+	 * end no hold waited for, only if our calls alone filled the window (a count told for our last call misses others'
+	 * after it: three processes took one another's windows, 429s over 10 %); a lone client whose answers come as its
+	 * windows end (L = W) then sends each window's calls together, not a token apart (S1, real sandbox: 1.10 × → 1.03 ×).
+	 */
+	shareOfNext(at: number, q: ToldQuota, filledByOurs: boolean): number | undefined {
+		const c = this.current;
+		if (!c || at < c.endsAt || this.sharedFor === c.endsAt) return undefined;
+		if (filledByOurs && this.ours(c.endsAt, q.windowMs, q.span) < q.limit) return undefined;
+		this.sharedFor = c.endsAt;
+		if (!this.alone(q)) return undefined;
+		return Math.max(0, q.limit - this.sends.count((sentAt) => sentAt >= c.endsAt));
+	}
+
+	/**
+	 * Our calls since the told end of the current window already reach the limit: the calls beyond wait for the
+	 * answers to those calls, which tell the new window's exact end. Without them, a new window's length unknown, the
+	 * calls beyond went at the slow start's rate (S2's first window turn: 5 to 16 refused); with the length known, they
+	 * waited a window and its margin from the first call, foretold before any answer came (S3, instant answers: 30 ms
+	 * lost at each window, 1.039 × the quota-bound limit).
+	 */
+	spentUntilTold(now: number, limit: number, latencyMs: number | undefined): boolean {
+		const c = this.current;
+		if (!c || now < c.endsAt) return false;
+		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
+		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
+		return this.sends.count((at) => at >= c.endsAt) >= limit;
 	}
 
 	/**

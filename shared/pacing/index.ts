@@ -15,6 +15,7 @@ export * from './own-sends';
 export * from './pacer';
 export * from './quota-window';
 export * from './rate-controller';
+export * from './rate-window';
 export * from './refusal-hold';
 export * from './registry';
 export * from './room-signal';

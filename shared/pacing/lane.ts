@@ -7,7 +7,8 @@
 import { AUTO_IN_FLIGHT } from './definitions';
 import { InFlight } from './in-flight';
 import { SAME_WINDOW_MS } from './learned-length';
-import { COMMON_WINDOW_MS, QuotaWindow, type RateWindow } from './quota-window';
+import { COMMON_WINDOW_MS, QuotaWindow } from './quota-window';
+import type { RateWindow } from './rate-window';
 import { RateController, type RateControllerOptions } from './rate-controller';
 import { DELAY_PRECISION_MS, RefusalHold } from './refusal-hold';
 import { RoomSignal } from './room-signal';

@@ -22,7 +22,7 @@
  * another call's answer. Every slot taken by `acquire` must be given back once by `settle`.
  */
 import { Lane, type CallOutcome } from './lane';
-import type { RateWindow } from './quota-window';
+import type { RateWindow } from './rate-window';
 import type { RateControllerOptions } from './rate-controller';
 import { ServerClock } from './server-clock';
 import type { SilentDelay } from './silent-window';

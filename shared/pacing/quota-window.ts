@@ -8,37 +8,22 @@
  *   then send the next window's calls at once (shareOfNext);
  * - a remaining count without an exact end holds nothing when there is no end (no reset): its window's end is
  *   unknown, and waiting for an answer that cannot tell it was the trap (a refusal tells it at once). With an end
- *   told to the second and the window's length known, a spent count holds until the earliest that end can be.
- * Its parts: own-sends.ts, our calls not refused; exact-ends.ts, the windows whose exact ends were told;
- * rounded-ends.ts, those whose ends were told to the second; told-burst.ts, without exact ends, our own windows.
+ *   told to the second (or implied by a refusal's, for the next window) and the window's length known (stated, or
+ *   learned from those ends), a spent count holds until the earliest that end can be.
+ * Its parts: rate-window.ts, what an answer says; own-sends.ts, our calls not refused; exact-ends.ts, the windows
+ * whose exact ends were told; rounded-ends.ts, those whose ends were told to the second; learned-length.ts, the
+ * length their ends show; told-burst.ts, without exact ends, our own windows.
  * Whether the answers show room is room-signal.ts's (the lane asks it beside this). Pure: the caller gives the time
  * of each event.
  */
 
-import { ExactEnds } from './exact-ends';
-import { RoundedLength, SAME_WINDOW_MS } from './learned-length';
+import { ExactEnds, type ToldQuota } from './exact-ends';
+import { RoundedLength } from './learned-length';
 import { OwnSends } from './own-sends';
 import { DELAY_PRECISION_MS } from './refusal-hold';
+import type { RateWindow } from './rate-window';
 import { RoundedEnds } from './rounded-ends';
 import { ToldBurst, aloneStretch } from './told-burst';
-
-/** What one answer says of the quota (read by readRateLimit in client/rate-fields.ts). */
-export interface RateWindow {
-	/** Calls allowed per window. */
-	limit?: number;
-	/** Calls left in the window when this call was counted. */
-	remaining?: number;
-	/** When the window ends (ms, on the pacer's clock). */
-	resetAt?: number;
-	/** False when `resetAt` is known only to the second (a delay in whole seconds, an epoch in whole seconds, an HTTP date). */
-	resetExact?: boolean;
-	/** How far before `resetAt` the window may end (ms): its rounding, and the server's clock's spread for an instant on it. */
-	resetPrecisionMs?: number;
-	/** `resetAt` is told to the second (not only read on a server's clock not yet known to the millisecond, which its answers soon tell). */
-	resetRounded?: boolean;
-	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
-	windowMs?: number;
-}
 
 /**
  * The told rate is taken over a window a little longer than told: a window that starts with its first call
@@ -74,10 +59,6 @@ export class QuotaWindow {
 	limit?: number;
 	windowMs?: number;
 	private stated = false;
-	/** The end of the window whose successor's share was given (shareOfNext). */
-	private sharedFor?: number;
-	/** The end of the window whose count was given at once, the key alone (leftInToldAlone). */
-	private aloneGivenFor?: number;
 	/** Our calls not refused (own-sends.ts). */
 	private readonly sends = new OwnSends();
 	/** The windows whose exact ends the answers told (exact-ends.ts). */
@@ -207,26 +188,6 @@ export class QuotaWindow {
 		return this.limit === undefined ? undefined : this.burst.left(now, this.limit);
 	}
 
-	/**
-	 * Alone on the key within a window whose exact end was told: what its count leaves now, which may go at once.
-	 * Undefined otherwise. A key the others left mid-run (their items done) had its last windows' calls spread at the
-	 * told pace until a window's end gave the next window's share: three processes at 25 per 60 s, one left with 15
-	 * calls spread over 34 s (1.064 × where `Retry-After` alone took 1.004 ×).
-	 */
-	leftInToldAlone(now: number): number | undefined {
-		const c = this.ends.current;
-		if (!c || this.windowMs === undefined || now >= c.endsAt || !this.alone) return undefined;
-		// Once a window: one end read twice, a little apart, is one window (ExactEnds's SAME_WINDOW_MS).
-		if (this.aloneGivenFor !== undefined && Math.abs(this.aloneGivenFor - c.endsAt) <= SAME_WINDOW_MS) return undefined;
-		// Over a stretch of our calls in the window (told-burst.ts's ALONE_STRETCH): at a window's start, the count for our
-		// first calls shows no one else before the others' first calls came (three processes: 7 % → 12-20 % answered 429).
-		const first = this.ends.firstOurs(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
-		const toldFor = this.ends.lastToldAt();
-		if (first === undefined || toldFor === undefined || toldFor - first < aloneStretch(this.windowMs)) return undefined;
-		this.aloneGivenFor = c.endsAt;
-		return Math.max(0, Math.floor(this.ends.left(c)));
-	}
-
 	/** Once the window's length is known, our windows start with our calls of the last span. */
 	private seedBurst(now: number): void {
 		if (this.windowMs !== undefined) this.burst.seedFrom(now, this.windowMs + marginOf(this.windowMs));
@@ -260,6 +221,34 @@ export class QuotaWindow {
 		return (pace * this.limit * 1_000) / (this.windowMs + marginOf(this.windowMs));
 	}
 
+	/** A told quota, with the span its calls are counted over (the window and its margin), when the limit and length are known. */
+	private get told(): ToldQuota | undefined {
+		return this.limit === undefined || this.windowMs === undefined ? undefined : { limit: this.limit, windowMs: this.windowMs, span: this.windowMs + marginOf(this.windowMs) };
+	}
+
+	/** Alone on the key within a window whose exact end was told: what its count leaves now, which may go at once (exact-ends.ts's leftAlone). */
+	leftInToldAlone(now: number): number | undefined {
+		const q = this.told;
+		return q && this.ends.leftAlone(now, q, aloneStretch(q.windowMs));
+	}
+
+	/** At the exact end of the current window, `at`, a lone client's share of the next window, once (exact-ends.ts's shareOfNext). */
+	shareOfNext(at: number, filledByOurs = false): number | undefined {
+		const q = this.told;
+		return q && this.ends.shareOfNext(at, q, filledByOurs);
+	}
+
+	/** This client is alone on the key in the current window whose exact end was told (exact-ends.ts's alone; false when unknown). */
+	get alone(): boolean {
+		const q = this.told;
+		return q !== undefined && this.ends.alone(q);
+	}
+
+	/** Our calls since the current window's exact end already reach the limit: the calls beyond wait for their answers (exact-ends.ts's spentUntilTold). */
+	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
+		return this.limit !== undefined && this.ends.spentUntilTold(now, this.limit, latencyMs);
+	}
+
 	/**
 	 * Calls may not go before this time: the current window is spent and its exact end is known; or, before any
 	 * answer told an exact window, our own calls of the last window's length already reach the limit (the calls sent
@@ -290,56 +279,6 @@ export class QuotaWindow {
 		// Over a window since the told end: windows passed that no answer told yet, and our own count holds.
 		return end > now ? end : this.ownLimit(now);
 	}
-
-	/**
-	 * At the exact end of the current window, `at`, when this client was alone on the key in it (the counts told show
-	 * no call but ours): the calls the next window allows, less ours since its start, may go at once. Once per window;
-	 * undefined when the key is shared or nothing exact is known. Alone, the rate bucket (at the told rate less its
-	 * margin) let 9 of a window's 10 calls go at its start and the 10th a token later (S3, no latency: 1.14 ×); shared,
-	 * a burst at the window's start would take the others' calls first, and calls stay spread. `filledByOurs`: past an
-	 * end no hold waited for, only if our calls alone filled the window (a count told for our last call misses others'
-	 * after it: three processes took one another's windows, 429s over 10 %); a lone client whose answers come as its
-	 * windows end (L = W) then sends each window's calls together, not a token apart (S1, real sandbox: 1.10 × → 1.03 ×).
-	 */
-	shareOfNext(at: number, filledByOurs = false): number | undefined {
-		const c = this.ends.current;
-		if (!c || this.limit === undefined || this.windowMs === undefined || at < c.endsAt || this.sharedFor === c.endsAt) return undefined;
-		if (filledByOurs && this.ends.ours(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs)) < this.limit) return undefined;
-		this.sharedFor = c.endsAt;
-		if (!this.alone) return undefined;
-		return Math.max(0, this.limit - this.sends.count((sentAt) => sentAt >= c.endsAt));
-	}
-
-	/**
-	 * The calls counted in the current window (the count told, and our calls since) are no more than our own calls in
-	 * it: this client is alone on the key (exact ends only; false when unknown). One test for both the burst of a
-	 * window's calls and shareOfNext (a second one, on the count told alone, missed answers that came out of order:
-	 * S2 on the real sandbox went spread again, 21.3 s).
-	 */
-	get alone(): boolean {
-		const c = this.ends.current;
-		if (!c || this.limit === undefined || this.windowMs === undefined) return false;
-		const ours = this.ends.ours(c.endsAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
-		// Left at its end: our calls sent after it are another window's (the window ended with room, not spent by others).
-		const leftAtEnd = c.remaining - this.sends.count((at, t) => t > c.asOf && at < c.endsAt);
-		return this.limit - Math.max(0, leftAtEnd) <= ours;
-	}
-
-	/**
-	 * Our calls since the told end of the current window already reach the limit: the calls beyond wait for the
-	 * answers to those calls, which tell the new window's exact end. Without them, a new window's length unknown, the
-	 * calls beyond went at the slow start's rate (S2's first window turn: 5 to 16 refused); with the length known, they
-	 * waited a window and its margin from the first call, foretold before any answer came (S3, instant answers: 30 ms
-	 * lost at each window, 1.039 × the quota-bound limit).
-	 */
-	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
-		const c = this.ends.current;
-		if (!c || now < c.endsAt || this.limit === undefined) return false;
-		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
-		if (latencyMs === undefined || !(latencyMs < this.ends.leastLength)) return false;
-		return this.sends.count((at) => at >= c.endsAt) >= this.limit;
-	}
-
 
 	/** With the limit and the window's length known: the time our own calls of the last window's length fall under the limit. */
 	private ownLimit(now: number): number | undefined {
