@@ -38,11 +38,18 @@ const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + Math.min(WINDOW_MARGIN
  * Without exact ends, a key the counts show shared keeps its calls spread, at up to this many times the told pace:
  * the counts hold the calls once the window is spent, and at the told pace itself each process's calls of the last
  * window trailed over a third of it (three processes at 25 per 60 s, `RateLimit-*` in whole seconds: 1.039 × the
- * quota-bound limit, where `Retry-After` alone took 1.004 ×; 1.022 × now, and the same 429s). Three times: 429s over
+ * quota-bound limit, where `Retry-After` alone took 1.004 ×; 1.022 × at twice the pace, and the same 429s). Three times: 429s over
  * 10 % at 25 per 10 s. With exact ends, twice the pace gained as much, but a process left alone in the last window
  * lost its burst there (25 per 60 s from a server 3 s away: 1.010 × → 1.035 ×); it keeps the told pace.
  */
 export const SHARED_PACE = 2;
+/**
+ * …and never slower than a window's limit in this time: at twice the told pace of a long window, a process the
+ * others left in the last window still trailed its calls over it (50 per 120 s, three processes, 2 s answers:
+ * `X-RateLimit-*` without a reset 1.073 ×, the IETF fields 1.069 ×, where `Retry-After` alone took 1.004 ×; now
+ * 1.027 × and 1.015 ×). 10 s: 429s over 10 % at 25 per 60 s with 5 s answers.
+ */
+export const SHARED_SPREAD_MAX_MS = 20_000;
 /** A window's length when no answer states it and no exact ends tell it: a second, the commonest quota window. */
 export const COMMON_WINDOW_MS = 1_000;
 
@@ -212,13 +219,13 @@ export class QuotaWindow {
 		return this.ends.seen;
 	}
 
-	/** The told rate (calls per second), when both the limit and the window's length are known: SHARED_PACE times it for a key shared without exact ends. */
+	/** The told rate (calls per second), when both the limit and the window's length are known: for a key shared without exact ends, SHARED_PACE times it, a window's limit in SHARED_SPREAD_MAX_MS at the least. */
 	toldRate(): number | undefined {
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;
 		// Alone with exact ends, the holds keep the margin (holdUntil): a rate under the limit only spread a window's calls past its end.
 		if (this.exact && this.alone) return (this.limit * 1_000) / this.windowMs;
-		const pace = !this.exact && this.burst.shared ? SHARED_PACE : 1;
-		return (pace * this.limit * 1_000) / (this.windowMs + marginOf(this.windowMs));
+		const told = (this.limit * 1_000) / (this.windowMs + marginOf(this.windowMs));
+		return !this.exact && this.burst.shared ? Math.max(SHARED_PACE * told, (this.limit * 1_000) / SHARED_SPREAD_MAX_MS) : told;
 	}
 
 	/** A told quota, with the span its calls are counted over (the window and its margin), when the limit and length are known. */

@@ -4,7 +4,7 @@
  * pacer.ts, registry.ts, and the budgets of the n8n node and the Zapier app), so that a tuned constant cannot leave
  * the page behind (it once said "50 % headroom" for a headroom of 2, and a "10 s plateau" for 12 s).
  */
-import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS, COMMON_WINDOW_LENGTHS_MS, RESOLVED_SHARE, LATE_END_MS, ROUNDED_LENGTH_PRECISIONS, SHARED_PACE } from '../../shared/pacing';
+import { AUTO_IN_FLIGHT, JITTER, DELAY_PRECISION_MS, FULL_HOLD_FROM_MS, TAIL_STEP_MIN_MS, REGISTRY_DEFAULTS, COMMON_WINDOW_MS, WINDOW_MARGIN, ROOM_SHARE, RATE_DEFAULTS, ALONE_STRETCH, SAME_WINDOW_MS, COMMON_WINDOW_LENGTHS_MS, RESOLVED_SHARE, LATE_END_MS, ROUNDED_LENGTH_PRECISIONS, SHARED_PACE, SHARED_SPREAD_MAX_MS } from '../../shared/pacing';
 import { DEFAULT_RETRY_POLICY, DELAY_FIELDS, RATE_FIELD_FAMILIES } from '../../shared/client';
 import { DEFAULT_MAX_QUOTA_WAIT_MINUTES } from '../../n8n/nodes/PostWriter/helpers/options';
 import { RETRY_BUDGET } from '../../zapier/src/client';
@@ -49,7 +49,7 @@ const STATED: Array<[what: string, text: string]> = [
 	["a guess's longest wait", `the backoff's longest step (${seconds(DEFAULT_RETRY_POLICY.maxDelayMs)}; ${seconds(RETRY_BUDGET.maxDelayMs ?? 0)} on Zapier)`],
 	['when a relative reset is exact', `it is exact only when the answer came within ${SAME_WINDOW_MS} ms`],
 	['a length from ends told to the second', `only when the window is at least ${times(ROUNDED_LENGTH_PRECISIONS).replace(' over', '')} as long as the readings are uncertain`],
-	['the pace of a shared key', `Spread at up to ${times(SHARED_PACE).replace(' over', '')} the told pace`],
+	['the pace of a shared key', `Spread at up to ${times(SHARED_PACE).replace(' over', '')} the told pace, and never slower than a window's limit in ${seconds(SHARED_SPREAD_MAX_MS)}`],
 	['when a delay in milliseconds is', `A delay in milliseconds counts as told to the millisecond only when its answer came within ${SAME_WINDOW_MS} ms`],
 ];
 

@@ -2,7 +2,7 @@
  * told-burst.ts: without exact window ends, a told window's calls go together only for a client the counts show
  * alone, and then in windows of our own; a refusal fills ours (it is out of step with the server's).
  */
-import { OwnSends, QuotaWindow, SHARED_PACE, ToldBurst } from '../../../shared/pacing';
+import { OwnSends, QuotaWindow, SHARED_PACE, SHARED_SPREAD_MAX_MS, ToldBurst } from '../../../shared/pacing';
 
 /** Counts told of a limit of 10 in windows of 10 s, our first call of the span at 100 ms: [remaining, sent at, ours within, ours up to]. */
 function told(counts: Array<[remaining: number, sentAt: number, oursWithin: number, oursUpTo: number]>): ToldBurst {
@@ -126,5 +126,11 @@ describe('QuotaWindow with a told window and no exact ends (IETF fields)', () =>
 		q.learn(told(1), 2);
 		expect(q.burstSpan()).toBeUndefined();
 		expect(q.toldRate()).toBeCloseTo((SHARED_PACE * 4_000) / 10_110, 6);
+		// A long window's limit spreads over SHARED_SPREAD_MAX_MS at the most: 50 per 120 s goes at 2.5 calls a second, not 0.83.
+		const long = new QuotaWindow();
+		long.onSend(1, 0);
+		long.onSend(2, 300);
+		long.learn({ limit: 50, remaining: 40, windowMs: 120_000, resetAt: 0, resetExact: false }, 2);
+		expect(long.toldRate()).toBeCloseTo(50_000 / SHARED_SPREAD_MAX_MS, 6);
 	});
 });
