@@ -82,8 +82,11 @@ export interface ResetTime {
 	exact: boolean;
 	/** How far before `at` the window may end (ms): the value's rounding, and the server's clock's spread for its dates. */
 	precisionMs: number;
-	/** Told to the second (whole seconds, a date), not only read on a server's clock not yet known to the millisecond. */
-	rounded: boolean;
+	/**
+	 * The window's end lies within `precisionMs` before `at` for good: not an exact instant on a server clock not yet
+	 * known to the millisecond (its answers soon tell it exactly), nor a zero (a window that ended some time before).
+	 */
+	settled: boolean;
 }
 
 /**
@@ -100,24 +103,24 @@ export function parseReset(raw: string | undefined, now: number, clock: ServerTi
 	// A relative value is as precise as the answer was quick (written between send and arrival), and its rounding.
 	const slow = answerTime(now, sentAt);
 	const relativeExact = slow === 0;
-	const relative = (at: number, exact: boolean, rounded = !exact): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow, rounded });
+	const relative = (at: number, exact: boolean): ResetTime => ({ at, exact: exact && relativeExact, precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + slow, settled: at > now });
 	const onServerClock = (serverMs: number, exact: boolean): ResetTime => ({
 		at: clock.toLocal(serverMs),
 		exact: exact && clock.precisionMs <= SAME_WINDOW_MS,
 		precisionMs: (exact ? 0 : DELAY_PRECISION_MS) + clock.spreadMs,
-		rounded: !exact,
+		settled: !exact || clock.precisionMs <= SAME_WINDOW_MS,
 	});
 	if (/^\d+(\.\d+)?$/.test(text)) {
 		const n = Number(text);
 		const decimals = text.includes('.');
 		if (n > EPOCH_MS_ABOVE) return onServerClock(n, true);
 		if (n > EPOCH_S_ABOVE) return onServerClock(Math.round(n * 1000), decimals);
-		return relative(now + Math.round(n * 1000), decimals && n > 0, !decimals);
+		return relative(now + Math.round(n * 1000), decimals && n > 0);
 	}
 	const duration = parseDuration(text);
 	// A duration is printed with every digit the server has (Go's form: `8s` is 8.000 s, `7.5s`, `850ms`): exact; but
 	// `0ms` says only that the window ended, some time before (a server does not count below zero).
-	if (duration !== undefined) return relative(now + duration, duration > 0, false);
+	if (duration !== undefined) return relative(now + duration, duration > 0);
 	const date = parseDate(text);
 	return date === undefined ? undefined : onServerClock(date, false);
 }
@@ -190,7 +193,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 		const remaining = count(headers, f.remaining);
 		const reset = parseReset(headerValue(headers, f.reset), now, clock, sentAt);
 		if (limit === undefined && remaining === undefined && reset === undefined) continue;
-		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact, resetPrecisionMs: reset?.precisionMs, resetRounded: reset?.rounded });
+		Object.assign(out, { limit, remaining, resetAt: reset?.at, resetExact: reset?.exact, resetPrecisionMs: reset?.precisionMs, resetSettled: reset?.settled });
 		const w = /;\s*w=(\d+(?:\.\d+)?)/.exec(headerValue(headers, f.limit) ?? '');
 		if (w) out.windowMs = Math.round(Number(w[1]) * 1000);
 		break;
@@ -201,7 +204,7 @@ export function readRateLimit(headers: Record<string, HeaderValue> | undefined, 
 	if (ietf.windowMs !== undefined) out.windowMs = ietf.windowMs;
 	// Seconds to wait, rounded up, written between our send and the answer's arrival (as parseReset's relative values).
 	const slow = answerTime(now, sentAt);
-	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow, resetRounded: true });
+	if (out.resetAt === undefined && ietf.resetInMs !== undefined) Object.assign(out, { resetAt: now + ietf.resetInMs, resetExact: false, resetPrecisionMs: DELAY_PRECISION_MS + slow, resetSettled: ietf.resetInMs > 0 });
 	for (const k of Object.keys(out) as Array<keyof RateLimitInfo>) if (out[k] === undefined) delete out[k];
 	return out;
 }
@@ -214,8 +217,8 @@ export interface RetryDelay {
 	 * to its second; a relative delay counts from when the server wrote it, up to the answer's time before it came.
 	 */
 	precisionMs: number;
-	/** Told to the second (whole seconds, a date), not only read on a server's clock not yet known to the millisecond. */
-	rounded: boolean;
+	/** The window's end lies within `precisionMs` before the delay's end for good (ResetTime's `settled`). */
+	settled: boolean;
 }
 
 /**
@@ -228,7 +231,7 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 	// A relative delay is as precise as the answer was quick (SAME_WINDOW_MS: the same instant), and its rounding.
 	const relative = answerTime(now, sentAt);
 	const reset = readRateLimit(headers, now, clock, sentAt);
-	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS, rounded: reset.resetRounded === true };
+	const resetDelay = reset.resetAt === undefined ? undefined : { ms: Math.max(0, reset.resetAt - now), precisionMs: reset.resetPrecisionMs ?? DELAY_PRECISION_MS, settled: reset.resetSettled === true };
 	for (const { field, unit } of DELAY_FIELDS) {
 		const raw = headerValue(headers, field)?.trim();
 		if (!raw) continue;
@@ -237,19 +240,19 @@ export function readRetryDelay(headers: Record<string, HeaderValue> | undefined,
 			const whole = unit !== 'ms' && /^\d+$/.test(raw);
 			// Whole seconds, rounded up by the server: an exact reset within the last second before it is the same instant, told precisely.
 			if (whole && resetDelay !== undefined && resetDelay.ms > ms - 1000 && resetDelay.ms <= ms) return resetDelay;
-			return { ms, precisionMs: (whole ? DELAY_PRECISION_MS : 0) + relative, rounded: whole };
+			return { ms, precisionMs: (whole ? DELAY_PRECISION_MS : 0) + relative, settled: ms > 0 };
 		}
 		if (unit === 'ms') continue;
 		const at = parseDate(raw);
 		// Its second, and how early the server's clock may put it on ours (a first answer's `Date` leaves up to a second).
-		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: DELAY_PRECISION_MS + clock.spreadMs, rounded: true };
+		if (at !== undefined) return { ms: Math.max(0, clock.toLocal(at) - now), precisionMs: DELAY_PRECISION_MS + clock.spreadMs, settled: true };
 	}
 	if (resetDelay !== undefined) return resetDelay;
 	if (body && typeof body === 'object') {
 		const b = body as Record<string, unknown>;
 		const inner = b.error && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : {};
 		for (const v of [b.retryAfter, b.retry_after, inner.retryAfter, inner.retry_after]) {
-			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: (Number.isInteger(v) ? DELAY_PRECISION_MS : 0) + relative, rounded: Number.isInteger(v) };
+			if (typeof v === 'number' && v >= 0) return { ms: Math.round(v * 1000), precisionMs: (Number.isInteger(v) ? DELAY_PRECISION_MS : 0) + relative, settled: v > 0 };
 		}
 	}
 	return undefined;

@@ -55,6 +55,6 @@ export function readResponse(response: HttpResponse, op: OperationRef, now: numb
 		html: parsed.html,
 		retryAfterMs: delay?.ms,
 		retryAfterPrecisionMs: delay?.precisionMs,
-		retryAfterRounded: delay?.rounded,
+		retryAfterSettled: delay?.settled,
 	});
 }

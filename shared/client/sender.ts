@@ -162,7 +162,7 @@ export class Sender {
 			this.onRetry?.({ operation: key, attempt, delayMs: decision.delayMs, reason: decision.reason });
 			if (error instanceof RateLimitedError) {
 				// One pacing: a refusal holds every call of this operation on the key (a short delay, only until the window our oldest call opened ends).
-				const ownWait = this.pacer.refused(decision.delayMs, key, { learned: learned?.late === false, precisionMs: error.retryAfterPrecisionMs, rounded: error.retryAfterRounded });
+				const ownWait = this.pacer.refused(decision.delayMs, key, { learned: learned?.late === false, precisionMs: error.retryAfterPrecisionMs, settled: error.retryAfterSettled });
 				waitedUntil = this.now() + ownWait;
 				if (ownWait > 0) await this.sleep(ownWait);
 			} else if (refusal) {

@@ -126,16 +126,16 @@ export class RateLimitedError extends PostWriterError {
 	readonly retryAfterMs?: number;
 	/** How far before that delay's end the window may end (ms): 0 when told to the millisecond; unknown, a whole second. */
 	readonly retryAfterPrecisionMs?: number;
-	/** That delay was told to the second (whole seconds, a date): a window's length may be learned from it. */
-	readonly retryAfterRounded?: boolean;
+	/** That delay's end lies within its precision for good (not an instant on a server clock still being learned, not a zero): a window's length may be learned from it. */
+	readonly retryAfterSettled?: boolean;
 	/** Set when the call gave up because the wait for the quota would pass its budget. */
 	readonly budget?: QuotaBudget;
 	/** Without a delay: when the window its refusals showed ends (ms from the error; silent-window.ts). Not the server's word. */
 	readonly windowEndsInMs?: number;
-	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number; retryAfterRounded?: boolean; windowEndsInMs?: number } = {}) {
+	constructor(retryAfterMs: number | undefined, details: ErrorDetails & { operationName?: string; budget?: QuotaBudget; retryAfterPrecisionMs?: number; retryAfterSettled?: boolean; windowEndsInMs?: number } = {}) {
 		const wait = retryAfterMs === undefined ? 'a moment' : `${Math.ceil(retryAfterMs / 1000)} s`;
 		const on = details.operationName ?? details.operation;
-		const { budget, retryAfterPrecisionMs, retryAfterRounded, windowEndsInMs, ...rest } = details;
+		const { budget, retryAfterPrecisionMs, retryAfterSettled, windowEndsInMs, ...rest } = details;
 		super(
 			budget
 				? `Rate limit reached${on ? ` on ${on}` : ''}: ${budgetText(budget, retryAfterMs)} Nothing was charged. ${budget.setting ? `Raise ${budget.setting}, run` : 'Run'} fewer executions on this API key at once, or spread them out.`
@@ -145,7 +145,7 @@ export class RateLimitedError extends PostWriterError {
 		);
 		this.retryAfterMs = retryAfterMs;
 		this.retryAfterPrecisionMs = retryAfterPrecisionMs;
-		this.retryAfterRounded = retryAfterRounded;
+		this.retryAfterSettled = retryAfterSettled;
 		this.budget = budget;
 		this.windowEndsInMs = windowEndsInMs;
 	}

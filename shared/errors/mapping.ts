@@ -151,8 +151,8 @@ export interface FailedResponse {
 	retryAfterMs?: number;
 	/** How far before that delay's end the window may end (ms): 0 when told to the millisecond. */
 	retryAfterPrecisionMs?: number;
-	/** That delay was told to the second (rate-fields.ts's RetryDelay). */
-	retryAfterRounded?: boolean;
+	/** That delay's end lies within its precision for good (rate-fields.ts's RetryDelay). */
+	retryAfterSettled?: boolean;
 }
 
 /**
@@ -198,7 +198,7 @@ export function errorFromResponse(op: OperationRef, response: FailedResponse): P
 		return new WorkflowBusyError(response.retryAfterMs, base);
 	}
 	if (status === 429) {
-		return new RateLimitedError(response.retryAfterMs, { ...base, operationName: op.name, retryAfterPrecisionMs: response.retryAfterPrecisionMs, retryAfterRounded: response.retryAfterRounded });
+		return new RateLimitedError(response.retryAfterMs, { ...base, operationName: op.name, retryAfterPrecisionMs: response.retryAfterPrecisionMs, retryAfterSettled: response.retryAfterSettled });
 	}
 	if (status === 401) {
 		const known = Object.values(AUTH_MESSAGES).find((m) => serverMessage?.toLowerCase().includes(m.toLowerCase()));

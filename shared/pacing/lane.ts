@@ -29,8 +29,8 @@ export interface LaneRefusal {
 	learned: boolean;
 	/** The window ends within this time before the delay runs out; undefined when the server told no delay. */
 	precisionMs?: number;
-	/** The delay was told to the second (whole seconds, a date). */
-	rounded?: boolean;
+	/** The delay's end lies within its precision for good (rate-fields.ts's RetryDelay). */
+	settled?: boolean;
 }
 
 export class Lane {
@@ -86,11 +86,12 @@ export class Lane {
 	 * A refusal holds the lane: for all of the delay when the answers tell exact window ends, otherwise as
 	 * refusal-hold.ts says (until the delay's last second, or the refusing window's end).
 	 */
-	refused({ now, delay, wait, learned, precisionMs, rounded }: LaneRefusal): void {
+	refused({ now, delay, wait, learned, precisionMs, settled }: LaneRefusal): void {
 		this.rate.onCrowdingEnds(now + delay);
 		// A delay learned from refusals (silent-window.ts) ends where the window was seen to end: nothing to probe before.
 		const precision = this.window.exact || learned ? 0 : (precisionMs ?? DELAY_PRECISION_MS);
-		if (rounded === true) this.window.onRefusalEnd(now + delay, precision, now);
+		// A delay to the millisecond tells its end as closely as two readings of one end differ (SAME_WINDOW_MS).
+		if (settled === true && !learned && this.window.onRefusalEnd(now + delay, Math.max(precision, SAME_WINDOW_MS), now)) this.rate.setCeiling(this.window.toldRate(), this.window.burstSpan());
 		const until = this.hold.holdUntil({ now, delay, wait, precision, opened: this.window.endIfOpenedByOurs(now) ?? now, learned, told: precisionMs !== undefined });
 		this.pausedUntil = Math.max(this.pausedUntil, until);
 	}

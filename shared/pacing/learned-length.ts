@@ -53,20 +53,22 @@ export const ROUNDED_LENGTH_PRECISIONS = 2;
  * The window's length from ends told only to the second (a reset in whole seconds, an HTTP date, a refusal's delay
  * in whole seconds): each reading says the end lies in (at - precision, at]. Readings that overlap are one
  * window's, and narrow its end; one past the current window's latest end starts the next. The length lies between
- * the longest a call's window lasted after it (at least: it began at that call or before) and the gap between two
+ * the longest a call's window lasted after its answer came (at least: it began at that call or before) and the gap between two
  * windows' ends (at most: a window starting with the first call after the last one ended starts late, never early).
  * It is taken only when a single common length (1 s, 2 s, 5 s, 10 s …) lies there: from a gap alone, a lone
  * client's 10 s windows with an idle second between them look 11 s long, and 1 s windows told in whole seconds
  * look like anything up to 2 s.
  */
 export class RoundedLength {
-	/** The current window's end lies in (from, until]; `firstSent`: the first of our calls counted in it whose answer told it (Infinity: only refusals told it). */
-	current?: { from: number; until: number; firstSent: number };
-	/** The window before it ended in (from, until]. */
-	previous?: { from: number; until: number };
+	/**
+	 * The current window's end lies in (from, until]; `firstSent`: the first of our calls counted in it whose answer
+	 * told it (Infinity: only refusals told it); `roundest`: the least precise of its readings.
+	 */
+	current?: RoundedWindow;
+	/** The window before it. */
+	previous?: RoundedWindow;
 	private least = 0;
 	private most = Infinity;
-	private roundest = 0;
 
 	/**
 	 * An end told at `at`, `precisionMs` before it at the earliest, in the answer to our call sent at `sentAt` and
@@ -74,19 +76,30 @@ export class RoundedLength {
 	 */
 	learn(at: number, precisionMs: number, sentAt: number, answeredAt: number): number | undefined {
 		const from = at - precisionMs;
-		this.roundest = Math.max(this.roundest, precisionMs);
 		// Its call was counted by then, in the window that ends after `from`: that window began no later.
 		this.least = Math.max(this.least, from - answeredAt);
 		const c = this.current;
 		if (c && at <= c.from) return this.length();
-		if (c && from < c.until) this.current = { from: Math.max(c.from, from), until: Math.min(c.until, at), firstSent: Math.min(c.firstSent, sentAt) };
-		else [this.previous, this.current] = [c, { from, until: at, firstSent: sentAt }];
+		if (c && from < c.until) this.current = { from: Math.max(c.from, from), until: Math.min(c.until, at), firstSent: Math.min(c.firstSent, sentAt), roundest: Math.max(c.roundest, precisionMs) };
+		else [this.previous, this.current] = [c, { from, until: at, firstSent: sentAt, roundest: precisionMs }];
 		if (this.previous !== undefined) this.most = Math.min(this.most, this.current.until - this.previous.from);
+		// No length fits between them: a gap taken across a jump of the server's clock. The gaps start again.
+		if (this.most < this.least) [this.most, this.previous] = [Infinity, undefined];
 		return this.length();
 	}
 
 	private length(): number | undefined {
 		const fits = COMMON_WINDOW_LENGTHS_MS.filter((l) => l >= this.least && l <= this.most);
-		return fits.length === 1 && fits[0] >= ROUNDED_LENGTH_PRECISIONS * this.roundest ? fits[0] : undefined;
+		// As rough as the two windows' readings that gave the gap: an earlier slow answer does not hold it back for good.
+		const roundest = Math.max(this.current?.roundest ?? 0, this.previous?.roundest ?? 0);
+		return fits.length === 1 && fits[0] >= ROUNDED_LENGTH_PRECISIONS * roundest ? fits[0] : undefined;
 	}
+}
+
+/** A window as its ends told to the second show it (RoundedLength). */
+export interface RoundedWindow {
+	from: number;
+	until: number;
+	firstSent: number;
+	roundest: number;
 }

@@ -66,8 +66,8 @@ export interface RefusedOptions {
 	learned?: boolean;
 	/** The window ends within this time before the delay runs out (rate-fields.ts's RetryDelay): 0 when told to the millisecond; undefined when the server told no delay (a guess, held as whole seconds). */
 	precisionMs?: number;
-	/** The delay was told to the second (whole seconds, a date): the window's end it tells shows the window's length (lane.ts). */
-	rounded?: boolean;
+	/** The delay's end lies within its precision for good (rate-fields.ts's RetryDelay): the window's end it tells shows the window's length (lane.ts). */
+	settled?: boolean;
 }
 
 /** Thrown by `acquire` when a pause lasts longer than the caller may wait. */
@@ -215,10 +215,10 @@ export class Pacer {
 	 * the answers tell exact window ends, otherwise as refusal-hold.ts says (until the delay's last second, or the
 	 * refusing window's end), and its calls go on at the rate the refusal cut.
 	 */
-	refused(delayMs: number, laneName: string, { learned = false, precisionMs, rounded = false }: RefusedOptions = {}): number {
+	refused(delayMs: number, laneName: string, { learned = false, precisionMs, settled = false }: RefusedOptions = {}): number {
 		const delay = Math.max(0, delayMs);
 		const wait = delay + Math.round(this.random() * Math.min(JITTER.maxMs, JITTER.share * delay + JITTER.minMs));
-		this.lane(laneName).refused({ now: this.now(), delay, wait, learned, precisionMs, rounded });
+		this.lane(laneName).refused({ now: this.now(), delay, wait, learned, precisionMs, settled });
 		this.wakeWaiters();
 		return wait;
 	}

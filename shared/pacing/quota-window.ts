@@ -102,21 +102,21 @@ export class QuotaWindow {
 	}
 
 	/**
-	 * A refusal's delay told the window's end to the second (`precisionMs` before `at` at the earliest), answered at
-	 * `answeredAt`: with a limit told and no length stated, it shows the window's length as an answer's end does
-	 * (`X-RateLimit-*` without a reset tells its ends only there).
+	 * A refusal's delay told the window's end (`precisionMs` before `at` at the earliest), answered at `answeredAt`:
+	 * with a limit told, the next window begins after it (rounded-ends.ts's learnCount), and with no length stated it
+	 * shows the window's length as an answer's end does (`X-RateLimit-*` without a reset tells its ends only there).
+	 * Returns whether it told the length.
 	 */
-	onRefusalEnd(at: number, precisionMs: number, answeredAt: number): void {
-		if (this.limit === undefined || this.exact) return;
+	onRefusalEnd(at: number, precisionMs: number, answeredAt: number): boolean {
+		if (this.limit === undefined || this.exact) return false;
 		this.rounded.refusedUntil(at - precisionMs);
-		if (!this.stated) this.learnLength(at, precisionMs, Infinity, answeredAt);
+		return !this.stated && this.learnLength(at, precisionMs, Infinity, answeredAt);
 	}
 
 	/** A count told without an end, for our call `ticket`: spent as rounded-ends.ts's learnCount says, once the window's length is known. */
 	private learnCount(remaining: number | undefined, ticket: number): void {
-		const sentAt = this.sentAt(ticket);
-		if (remaining === undefined || this.windowMs === undefined || this.exact || sentAt === undefined) return;
-		this.rounded.learnCount(remaining, ticket, sentAt, this.windowMs, this.windowMs + marginOf(this.windowMs));
+		const [sentAt, q] = [this.sentAt(ticket), this.told];
+		if (remaining !== undefined && q !== undefined && !this.exact && sentAt !== undefined) this.rounded.learnCount(remaining, ticket, sentAt, q.windowMs, q.span);
 	}
 
 	/** A refused call was not counted by the server. */
@@ -140,7 +140,7 @@ export class QuotaWindow {
 		if (w.resetExact === false) {
 			if (this.exact) return;
 			const sentAt = this.sentAt(ticket);
-			if (!this.stated && w.resetRounded === true && answeredAt !== undefined && sentAt !== undefined) this.learnLength(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, sentAt, answeredAt);
+			if (!this.stated && w.resetSettled === true && answeredAt !== undefined && sentAt !== undefined) this.learnLength(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, sentAt, answeredAt);
 			if (w.remaining === undefined || this.windowMs === undefined) return;
 			this.rounded.learn(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, w.remaining, ticket, this.windowMs);
 			return;
@@ -159,14 +159,15 @@ export class QuotaWindow {
 	 * with our calls of the last span: those went in the window before, and a lone client sent a whole window's calls
 	 * into a window not yet ended (25 per 10 s, in whole seconds, 1 s answers: 23 % answered 429).
 	 */
-	private learnLength(at: number, precisionMs: number, sentAt: number, answeredAt: number): void {
+	private learnLength(at: number, precisionMs: number, sentAt: number, answeredAt: number): boolean {
 		const length = this.roundedLength.learn(at, precisionMs, sentAt, answeredAt);
-		if (length === undefined || length === this.windowMs) return;
+		if (length === undefined || length === this.windowMs) return false;
 		this.windowMs = length;
 		const current = this.roundedLength.current;
-		// Told by refusals alone, the current window began after the one before ended, at the latest.
-		const start = Math.min(current?.firstSent ?? Infinity, this.roundedLength.previous?.from ?? Infinity);
-		if (start < Infinity) this.burst.startsAfter(start, length + marginOf(length));
+		// Told by refusals alone, the current window began after the one before ended: at its earliest end, if not known closer.
+		const start = current && current.firstSent < Infinity ? current.firstSent : (this.roundedLength.previous?.from ?? current?.from);
+		if (start !== undefined) this.burst.startsAt(start, length + marginOf(length), this.limit);
+		return true;
 	}
 
 	/** A count told for our call `ticket`, for ToldBurst. */

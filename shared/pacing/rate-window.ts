@@ -15,8 +15,11 @@ export interface RateWindow {
 	resetExact?: boolean;
 	/** How far before `resetAt` the window may end (ms): its rounding, and the server's clock's spread for an instant on it. */
 	resetPrecisionMs?: number;
-	/** `resetAt` is told to the second (not only read on a server's clock not yet known to the millisecond, which its answers soon tell). */
-	resetRounded?: boolean;
+	/**
+	 * The window's end lies within `resetPrecisionMs` before `resetAt` for good: not an exact instant on a server clock
+	 * not yet known to the millisecond (its answers soon tell it exactly), nor a zero (a window that ended some time before).
+	 */
+	resetSettled?: boolean;
 	/** The window's length (ms), when the answer states it (IETF `RateLimit-Policy`: `w`). */
 	windowMs?: number;
 }

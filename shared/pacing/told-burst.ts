@@ -24,7 +24,9 @@ export class ToldBurst {
 	private aloneSeen = false;
 	/** Our window: when our first call in it went, and our calls in it (not refused). */
 	private group?: { start: number; calls: number; span: number };
-	/** Our calls before this went in a window that ended (startsAfter): a count told since does not cover them. */
+	/** When our last refused call went (onRefused). */
+	private lastRefused = -Infinity;
+	/** Our calls before this went in a window that ended (startsAt): a count told since does not cover them. */
 	private countsFrom = -Infinity;
 
 	/**
@@ -43,7 +45,7 @@ export class ToldBurst {
 
 	/** A count told for our call sent at `sentAt`: our calls of the window's span (`span`: the window and its margin) around it. */
 	noteCountFor(remaining: number, limit: number, sentAt: number, windowMs: number, span: number): void {
-		// A call before the window our calls are counted from (startsAfter) went in an earlier one, whose calls are not known.
+		// A call before the window our calls are counted from (startsAt) went in an earlier one, whose calls are not known.
 		if (sentAt < this.countsFrom) return;
 		const within = this.sends.times((at) => at > sentAt - span && at >= this.countsFrom && at <= sentAt + SAME_WINDOW_MS);
 		const upTo = within.filter((at) => at <= sentAt);
@@ -64,11 +66,12 @@ export class ToldBurst {
 	 * The window's length was learned late, from ends told to the second: our windows start with our first call
 	 * counted in the current one (sent at `start`), as anchor's; a count told since covers only our calls since
 	 * (counted with our calls of the window before, three processes each took its count for the key alone and sent
-	 * 13 calls at once).
+	 * 13 calls at once). A call of ours refused in it showed it full (`limit`), as onRefused does.
 	 */
-	startsAfter(start: number, span: number): void {
+	startsAt(start: number, span: number, limit: number | undefined): void {
 		this.countsFrom = start;
 		this.anchor(start, span);
+		if (this.group && limit !== undefined && this.lastRefused >= this.group.start) this.group.calls = Math.max(this.group.calls, limit);
 	}
 
 	/** Once the window's length is known (`span`: with its margin), our windows begin with our calls of the last span (sent before it was). */
@@ -105,6 +108,7 @@ export class ToldBurst {
 	 * sent it again at once, into the same spent window (1 s windows, 1 s answers: 40 % answered 429).
 	 */
 	onRefused(sentAt: number, limit: number | undefined): void {
+		this.lastRefused = Math.max(this.lastRefused, sentAt);
 		if (this.group && sentAt >= this.group.start && limit !== undefined) this.group.calls = Math.max(this.group.calls, limit);
 	}
 

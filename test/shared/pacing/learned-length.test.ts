@@ -61,7 +61,7 @@ describe('RoundedLength: the length from ends told to the second', () => {
 		expect(length.learn(...reading(5, 5_000))).toBeUndefined();
 		// The next window opened with a call counted at 10.2 s, and ends at 20.2 s: at least 8.8 s, at most 11.3 s.
 		expect(length.learn(...reading(10, 10_100))).toBe(10_000);
-		expect(length.current).toEqual({ from: 19_100, until: 20_300, firstSent: 10_100 });
+		expect(length.current).toEqual({ from: 19_100, until: 20_300, firstSent: 10_100, roundest: 1_200 });
 	});
 
 	test('1 s windows told in whole seconds are never learned: two windows\' readings overlap, and 1 s and 2 s both fit', () => {
@@ -69,9 +69,17 @@ describe('RoundedLength: the length from ends told to the second', () => {
 		for (let sentAt = 0; sentAt < 10_000; sentAt += 300) expect(length.learn(...reading(1, sentAt, 100))).toBeUndefined();
 	});
 
-	test('answers rounder than half the window (5 s answers, 10 s windows) are not taken', () => {
+	test('answers rounder than half the window (5 s answers, 10 s windows) are not taken, while they bound one of the two windows', () => {
 		const length = new RoundedLength();
 		for (let window = 0; window < 5; window++) expect(length.learn(...reading(10, window * 10_000, 5_000))).toBeUndefined();
+		// Quick answers pin 10 s (at least 8.8 s, at most 11.3 s), but a 5 s answer read the second window too.
+		const mixed = new RoundedLength();
+		mixed.learn(...reading(10, 0));
+		expect(mixed.learn(...reading(10, 10_100, 5_000))).toBeUndefined();
+		expect(mixed.learn(...reading(10, 10_100))).toBeUndefined();
+		expect(mixed.learn(...reading(10, 20_200))).toBeUndefined();
+		// Two windows on, it no longer bounds anything: the length is taken.
+		expect(mixed.learn(...reading(10, 30_300))).toBe(10_000);
 	});
 
 	test('a window of no common length (12 s) is not taken for the nearest one', () => {
@@ -94,23 +102,25 @@ describe('RoundedLength: the length from ends told to the second', () => {
 
 test('through QuotaWindow: the length learned, our own window starts with our first call of the current window', () => {
 	const q = new QuotaWindow();
-	const told = (remaining: number, sentAt: number, r: number) => ({ limit: 25, remaining, resetAt: sentAt + 200 + r * 1_000, resetExact: false, resetPrecisionMs: 1_200, resetRounded: true });
+	const told = (remaining: number, sentAt: number, r: number) => ({ limit: 25, remaining, resetAt: sentAt + 200 + r * 1_000, resetExact: false, resetPrecisionMs: 1_200, resetSettled: true });
 	q.onSend(1, 0);
 	q.learn(told(24, 0, 10), 1, 200);
 	q.onSend(2, 5_000);
 	q.learn(told(23, 5_000, 5), 2, 5_200);
+	q.onSend(3, 9_500);
 	expect(q.windowMs).toBeUndefined();
-	q.onSend(3, 10_100);
-	q.onSend(4, 10_150);
-	q.learn(told(24, 10_100, 10), 3, 10_300);
+	q.onSend(4, 10_100);
+	q.onSend(5, 10_150);
+	q.learn(told(24, 10_100, 10), 4, 10_300);
 	expect(q.windowMs).toBe(10_000);
-	// Calls 3 and 4 in it (from the last span instead, call 2 too: a window that began at 5 s, and ended 5 s early).
+	// Calls 4 and 5 in it: not call 3, in the window before's last second (the earliest that window could end, 9 s,
+	// would take it in), nor call 2 (from the last span, a window that began at 5 s, and ended 5 s early).
 	expect(q.leftInSpan(10_300)).toBe(23);
 	// An end only read on a server's clock not yet known is not told to the second: no length from it.
 	const clock = new QuotaWindow();
 	for (const [ticket, at] of [[1, 0], [2, 10_100]]) {
 		clock.onSend(ticket, at);
-		clock.learn({ limit: 25, remaining: 24, resetAt: at + 10_000, resetExact: false, resetPrecisionMs: 300, resetRounded: false }, ticket, at + 200);
+		clock.learn({ limit: 25, remaining: 24, resetAt: at + 10_000, resetExact: false, resetPrecisionMs: 300, resetSettled: false }, ticket, at + 200);
 	}
 	expect(clock.windowMs).toBeUndefined();
 });
@@ -119,14 +129,20 @@ test('through QuotaWindow: refusals in whole seconds show the length where the a
 	const refusals = (q: QuotaWindow) => {
 		// Refused at 9.5 s for 1 s (the window ends by 10.5 s), and at 10.8 s for 10 s (the next ends by 20.8 s, after 19.8 s).
 		q.onRefusalEnd(10_500, 1_000, 9_500);
-		q.onRefusalEnd(20_800, 1_000, 10_800);
+		return q.onRefusalEnd(20_800, 1_000, 10_800);
 	};
 	const told = new QuotaWindow();
 	told.onSend(1, 0);
 	told.learn({ limit: 25, remaining: 24 }, 1, 200);
-	refusals(told);
+	// Our call at 10.1 s went through; the one at 10.8 s was refused.
+	told.onSend(2, 10_100);
+	told.onSend(3, 10_800);
+	told.onRefused(3);
+	expect(refusals(told)).toBe(true);
 	expect(told.windowMs).toBe(10_000);
 	expect(told.toldRate()).toBeCloseTo(25_000 / 10_110, 6);
+	// Our window began after the window before ended (9.5 s at the earliest), with the call at 10.1 s; the refusal filled it.
+	expect(told.leftInSpan(11_000)).toBe(0);
 	// No limit told: the pace comes from refusals alone (Retry-After alone), and no length is taken.
 	const untold = new QuotaWindow();
 	refusals(untold);

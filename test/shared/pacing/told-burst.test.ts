@@ -65,7 +65,7 @@ describe('ToldBurst: our own windows', () => {
 		expect(b.left(2_600, 10)).toBe(10);
 	});
 
-	test('with the length learned late (startsAfter), a count covers only our calls since the current window began', () => {
+	test('with the length learned late (startsAt), a count covers only our calls since the current window began', () => {
 		const sends = new OwnSends();
 		const calls = [2_000, 2_100, 2_200, 2_300, 2_400, 2_500, 2_600, 2_700, 10_100, 10_600, 11_200];
 		calls.forEach((at, i) => sends.add(i + 1, at, 0));
@@ -75,14 +75,14 @@ describe('ToldBurst: our own windows', () => {
 		expect(before.alone).toBe(true);
 		// Since 10.1 s, where the current window's first answer came from: 3 of ours, and 2 of the others'.
 		const after = new ToldBurst(sends);
-		after.startsAfter(10_100, 10_110);
+		after.startsAt(10_100, 10_110, 25);
 		after.noteCountFor(20, 25, 11_200, 10_000, 10_110);
 		expect(after.alone).toBe(false);
 		// Our window began there: 3 calls in it.
 		expect(after.left(11_300, 25)).toBe(22);
 		// A count for a call before it is of an earlier window, whose calls are not known: it shows nothing.
 		const alone = new ToldBurst(sends);
-		alone.startsAfter(10_100, 10_110);
+		alone.startsAt(10_100, 10_110, 25);
 		alone.noteCountFor(3, 25, 2_700, 10_000, 10_110);
 		alone.noteCountFor(22, 25, 11_200, 10_000, 10_110);
 		expect(alone.alone).toBe(true);
