@@ -90,8 +90,10 @@ export class Lane {
 		this.rate.onCrowdingEnds(now + delay);
 		// A delay learned from refusals (silent-window.ts) ends where the window was seen to end: nothing to probe before.
 		const precision = this.window.exact || learned ? 0 : (precisionMs ?? DELAY_PRECISION_MS);
-		// A delay to the millisecond tells its end as closely as two readings of one end differ (SAME_WINDOW_MS).
-		if (settled === true && !learned && this.window.onRefusalEnd(now + delay, Math.max(precision, SAME_WINDOW_MS), now)) this.rate.setCeiling(this.window.toldRate(), this.window.burstSpan());
+		// A delay to the millisecond tells its end as closely as two readings of one end differ (SAME_WINDOW_MS). A length it
+		// shows bounds the rate at once, not at the next answer.
+		const toldLength = settled === true && !learned && this.window.onRefusalEnd(now + delay, Math.max(precision, SAME_WINDOW_MS), now);
+		if (toldLength) this.rate.setCeiling(this.window.toldRate(), this.window.burstSpan());
 		const until = this.hold.holdUntil({ now, delay, wait, precision, opened: this.window.endIfOpenedByOurs(now) ?? now, learned, told: precisionMs !== undefined });
 		this.pausedUntil = Math.max(this.pausedUntil, until);
 	}

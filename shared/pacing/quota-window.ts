@@ -38,9 +38,9 @@ const marginOf = (windowMs: number) => WINDOW_MARGIN.ms + Math.min(WINDOW_MARGIN
  * Without exact ends, a key the counts show shared keeps its calls spread, at up to this many times the told pace:
  * the counts hold the calls once the window is spent, and at the told pace itself each process's calls of the last
  * window trailed over a third of it (three processes at 25 per 60 s, `RateLimit-*` in whole seconds: 1.039 × the
- * quota-bound limit, where `Retry-After` alone took 1.004 ×; 1.022 × at twice the pace, and the same 429s). Three times: 429s over
- * 10 % at 25 per 10 s. With exact ends, twice the pace gained as much, but a process left alone in the last window
- * lost its burst there (25 per 60 s from a server 3 s away: 1.010 × → 1.035 ×); it keeps the told pace.
+ * quota-bound limit, where `Retry-After` alone took 1.004 ×; 1.022 × at twice the pace, and the same 429s). Three
+ * times: 429s over 10 % at 25 per 10 s. With exact ends, twice the pace gained as much, but a process left alone in
+ * the last window lost its burst there (25 per 60 s from a server 3 s away: 1.010 × → 1.035 ×); it keeps the told pace.
  */
 export const SHARED_PACE = 2;
 /**
