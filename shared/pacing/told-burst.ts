@@ -71,7 +71,7 @@ export class ToldBurst {
 	startsAt(start: number, span: number, limit: number | undefined): void {
 		this.countsFrom = start;
 		this.anchor(start, span);
-		if (this.group && limit !== undefined && this.lastRefused >= this.group.start) this.group.calls = Math.max(this.group.calls, limit);
+		if (this.lastRefused >= (this.group?.start ?? Infinity)) this.fill(limit);
 	}
 
 	/** Once the window's length is known (`span`: with its margin), our windows begin with our calls of the last span (sent before it was). */
@@ -109,7 +109,12 @@ export class ToldBurst {
 	 */
 	onRefused(sentAt: number, limit: number | undefined): void {
 		this.lastRefused = Math.max(this.lastRefused, sentAt);
-		if (this.group && sentAt >= this.group.start && limit !== undefined) this.group.calls = Math.max(this.group.calls, limit);
+		if (sentAt >= (this.group?.start ?? Infinity)) this.fill(limit);
+	}
+
+	/** Our window is full: the server counted its window spent (a refusal in it). */
+	private fill(limit: number | undefined): void {
+		if (this.group && limit !== undefined) this.group.calls = Math.max(this.group.calls, limit);
 	}
 
 	/** Until when our window, full (`limit` calls), holds the next call; undefined when it has room or has ended. */
