@@ -35,6 +35,8 @@ export class ExactEnds {
 	private readonly toldLeft = new Map<number, number>();
 	/** The window's length as exact ends show it (taken when no answer states it). */
 	private readonly learned = new LearnedLength();
+	/** Our calls the window before the current one let through, when others shared it and it was spent (shareOf). */
+	private shareBefore?: number;
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
 	/** The end of the window whose count was given at once, the key alone (leftAlone). */
@@ -58,7 +60,7 @@ export class ExactEnds {
 	}
 
 	/** An exact end told for our call `ticket` (`precisionMs`: how late it may be read), with the count left if told; returns the window's length the ends show, if any. */
-	learn(resetAt: number, remaining: number | undefined, ticket: number, precisionMs?: number): number | undefined {
+	learn(resetAt: number, remaining: number | undefined, ticket: number, precisionMs?: number, q?: ToldQuota): number | undefined {
 		this.seen = true;
 		const length = this.learned.learn(resetAt, this.sends.sentAt(ticket), precisionMs);
 		// Kept also when the window has ended by the time its answer comes (an answer as slow as a window): its end
@@ -69,6 +71,7 @@ export class ExactEnds {
 		const c = this.current;
 		const same = this.sameWindowMs();
 		if (!c || resetAt > c.endsAt + same) {
+			this.shareBefore = c && q ? this.shareOf(c, q) : undefined;
 			this.previousEnd = c?.endsAt;
 			this.current = told;
 			this.toldLeft.clear();
@@ -207,12 +210,44 @@ export class ExactEnds {
 	 * waited a window and its margin from the first call, foretold before any answer came (S3, instant answers: 30 ms
 	 * lost at each window, 1.039 × the quota-bound limit).
 	 */
-	spentUntilTold(now: number, limit: number, latencyMs: number | undefined): boolean {
+	spentUntilTold(now: number, limit: number, latencyMs: number | undefined, q?: ToldQuota): boolean {
 		const c = this.current;
 		if (!c || now < c.endsAt) return false;
 		// Only when the answers come back within a window: waiting a 5 s answer for a 1 s window lost more than refusals.
 		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
-		return this.sends.count((at) => at >= c.endsAt) >= limit;
+		const share = q === undefined ? undefined : this.shareOf(c, q);
+		return this.sends.count((at) => at >= c.endsAt) >= Math.min(limit, share ?? limit);
+	}
+
+	/**
+	 * In the window after a shared one was spent, our calls in it reach our share of that one and no count is told
+	 * yet for the last call of that share: the next call waits for it (answers within a window, `latencyMs`).
+	 */
+	awaitsCount(latencyMs: number | undefined): boolean {
+		const ours = this.oursPastShare();
+		if (!ours || this.noneOut()) return false;
+		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
+		const told = this.lastToldAt();
+		return told === undefined || told < ours;
+	}
+
+	/** When the last call of our share of the window before went, once our calls in the current window reach it (shareBefore). */
+	oursPastShare(): number | undefined {
+		const [c, share, start] = [this.current, this.shareBefore, this.previousEnd];
+		if (!c || share === undefined || start === undefined) return undefined;
+		const ours = this.sends.times((at) => at >= start && at < c.endsAt);
+		return ours.length >= share ? ours[share - 1] : undefined;
+	}
+
+	/**
+	 * Our calls the window `c` let through, when others shared it and it was spent: our share of the key, which the
+	 * next window's first calls keep to until its answers tell what is left.
+	 */
+	private shareOf(c: ToldEnd, q: ToldQuota): number | undefined {
+		const refused = this.sends.lastRefused;
+		if (refused < this.startOf(c.endsAt, q.windowMs, q.span) || refused >= c.endsAt) return undefined;
+		if (this.alone(q) || this.left(c) > 0) return undefined;
+		return Math.max(1, this.ours(c.endsAt, q.windowMs, q.span));
 	}
 
 	/**

@@ -14,6 +14,8 @@ const MAX_SENDS_KEPT = 1_024;
 export class OwnSends {
 	/** [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
+	/** When the latest of our calls refused (and kept until then) went. */
+	lastRefused = -Infinity;
 
 	/** Our call `ticket` went at `at`; calls sent before `keepFrom` are forgotten. */
 	add(ticket: number, at: number, keepFrom: number): void {
@@ -27,6 +29,7 @@ export class OwnSends {
 		if (i < 0) return undefined;
 		const [, at] = this.sends[i];
 		this.sends.splice(i, 1);
+		this.lastRefused = Math.max(this.lastRefused, at);
 		return at;
 	}
 

@@ -179,7 +179,7 @@ export class Pacer {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;
 			}
-			const hold = lane.window.holdUntil(now);
+			const hold = lane.window.holdUntil(now, lane.flight.latencyMs);
 			if (hold !== undefined && hold - now <= maxWaitMs) {
 				await (lane.flight.count > 0 ? waitUntilAnswerOr(hold, now) : waitUntil(hold, now));
 				lane.shareNext(Math.max(this.now(), waited), false);

@@ -145,7 +145,7 @@ export class QuotaWindow {
 			this.rounded.learn(w.resetAt, w.resetPrecisionMs ?? DELAY_PRECISION_MS, w.remaining, ticket, this.windowMs);
 			return;
 		}
-		const length = this.ends.learn(w.resetAt, w.remaining, ticket, w.resetPrecisionMs);
+		const length = this.ends.learn(w.resetAt, w.remaining, ticket, w.resetPrecisionMs, this.told);
 		if (!this.stated && length !== undefined) this.windowMs = length;
 		// Our own windows follow the server's: chained from its latest exact end, not from wherever ours had drifted to
 		// (a lone client switching to them sent a window's calls into a server window nearly spent: 9 refused at once).
@@ -254,7 +254,7 @@ export class QuotaWindow {
 
 	/** Our calls since the current window's exact end already reach the limit: the calls beyond wait for their answers (exact-ends.ts's spentUntilTold). */
 	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
-		return this.limit !== undefined && this.ends.spentUntilTold(now, this.limit, latencyMs);
+		return this.limit !== undefined && this.ends.spentUntilTold(now, this.limit, latencyMs, this.told);
 	}
 
 	/**
@@ -262,9 +262,10 @@ export class QuotaWindow {
 	 * answer told an exact window, our own calls of the last window's length already reach the limit (the calls sent
 	 * before the first answer told the quota). Within a told window, and past its end with fewer of our calls than the
 	 * limit, the counts are the server's own and nothing else holds: our own sliding count, kept there too, held a lone
-	 * client to 10 calls per 1.05 s where 10 per 1 s were allowed (S1 1.13 ×, S3 1.14 × on the real sandbox).
+	 * client to 10 calls per 1.05 s where 10 per 1 s were allowed (S1 1.13 ×, S3 1.14 × on the real sandbox). Past our
+	 * share of a shared window, the count for it is waited for (exact-ends.ts's awaitsCount; `latencyMs`: the answers').
 	 */
-	holdUntil(now: number): number | undefined {
+	holdUntil(now: number, latencyMs?: number): number | undefined {
 		const c = this.ends.current;
 		if (!c) {
 			const own = this.ownLimit(now);
@@ -272,11 +273,12 @@ export class QuotaWindow {
 			return rounded === undefined ? own : Math.max(rounded, own ?? -Infinity);
 		}
 		if (now < c.endsAt) {
+			if (this.ends.awaitsCount(latencyMs)) return c.endsAt;
 			if (this.ends.left(c, now) > 0) return undefined;
-			// Spent only as the others' pace foretells: one call goes when none of ours is out, and its answer tells. Held
-			// instead, a window's last call was lost when the others had finished (20 per 45 s, three processes: 1.091 ×
-			// for 1.028 ×; `Retry-After` alone 1.006 ×).
-			return this.ends.left(c) > 0 && this.ends.noneOut() ? undefined : c.endsAt;
+			// Spent only as the others' pace foretells: one call goes when none of ours is out, and its answer tells (held,
+			// a window's last call was lost when the others had finished: 20 per 45 s, three processes, 1.091 × for 1.028 ×).
+			// Not past our share: each of three processes sent one there, two were refused (exact-ends.ts's shareOf).
+			return this.ends.left(c) > 0 && this.ends.noneOut() && this.ends.oursPastShare() === undefined ? undefined : c.endsAt;
 		}
 		// A new window began at the told end: the limit is what it allows, less our calls since (others' show in its answers).
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;

@@ -115,6 +115,50 @@ describe('QuotaWindow', () => {
 		expect(s.holdUntil(5_020)).toBe(10_004);
 	});
 
+	test("after a shared window was spent and refused one of our calls, the next window's first calls keep to our share of it until a count tells what is left", () => {
+		// Three processes at 10 per 10 s, answers of 1 s: ours were 4 of a window the others spent.
+		const run = (refused: boolean) => {
+			const flight = new InFlight();
+			const q = new QuotaWindow((ticket, since) => flight.before(ticket, since));
+			const send = (t: number, at: number) => (q.onSend(t, at), flight.start(t, at));
+			const answer = (t: number, at: number, told: { remaining: number; resetAt: number }, outcome: 'answered' | 'refused' = 'answered') => {
+				flight.end(t, at, outcome === 'answered');
+				if (outcome === 'refused') q.onRefused(t);
+				q.learn({ limit: 10, windowMs: 10_000, ...told }, t, at);
+			};
+			[8, 5, 2, 0].forEach((remaining, i) => send(i + 1, i * 1_000));
+			[8, 5, 2, 0].forEach((remaining, i) => answer(i + 1, (i + 1) * 1_000, { remaining, resetAt: 10_000 }));
+			// Our fifth refused: the window was spent by the others too.
+			if (refused) {
+				send(5, 4_000);
+				answer(5, 4_000, { remaining: 0, resetAt: 10_000 }, 'refused');
+			}
+			for (let t = 6; t <= 8; t++) send(t, 10_000 + (t - 6) * 100);
+			return { q, send, answer };
+		};
+		const { q, send, answer } = run(true);
+		// Three of our four sent since the end: the fourth may go; after it, the next waits for the answers.
+		expect(q.spentUntilTold(10_300, 1_000)).toBe(false);
+		send(9, 10_300);
+		expect(q.spentUntilTold(10_310, 1_000)).toBe(true);
+		// The first answer tells the new window: the calls still wait for the count of our fourth.
+		answer(6, 11_000, { remaining: 6, resetAt: 20_000 });
+		expect(q.holdUntil(11_000, 1_000)).toBe(20_000);
+		// It tells one left; the others' pace (6 - 1 - 3 of ours: 2 of theirs in 0.3 s) has spent it since: held, and no
+		// call goes to find out (each of three processes sent one there, and two were refused).
+		[4, 2, 1].forEach((remaining, i) => answer(7 + i, 11_100 + i * 100, { remaining, resetAt: 20_000 }));
+		expect(q.holdUntil(11_300, 1_000)).toBe(20_000);
+
+		// No refusal of ours in that window: the limit is the bound, as before, and one call goes to find out.
+		const free = run(false);
+		free.send(9, 10_300);
+		expect(free.q.spentUntilTold(10_310, 1_000)).toBe(false);
+		free.answer(6, 11_000, { remaining: 6, resetAt: 20_000 });
+		expect(free.q.holdUntil(11_000, 1_000)).toBeUndefined();
+		[4, 2, 1].forEach((remaining, i) => free.answer(7 + i, 11_100 + i * 100, { remaining, resetAt: 20_000 }));
+		expect(free.q.holdUntil(11_300, 1_000)).toBeUndefined();
+	});
+
 	test('the calls of a burst are counted out of order: one sent earlier and still unanswered may be counted after the call told for', () => {
 		// The calls in flight, as the pacer keeps them (InFlight).
 		const sendAll = (count: number) => {
