@@ -35,7 +35,7 @@ export class ExactEnds {
 	private readonly toldLeft = new Map<number, number>();
 	/** The window's length as exact ends show it (taken when no answer states it). */
 	private readonly learned = new LearnedLength();
-	/** Our calls the window before the current one let through, when others shared it and it was spent (shareOf). */
+	/** Our calls the window just before the current one let through, when others spent it and it refused one of ours (shareOf). */
 	private shareBefore?: number;
 	/** The end of the window whose successor's share was given (shareOfNext). */
 	private sharedFor?: number;
@@ -71,7 +71,8 @@ export class ExactEnds {
 		const c = this.current;
 		const same = this.sameWindowMs();
 		if (!c || resetAt > c.endsAt + same) {
-			this.shareBefore = c && q ? this.shareOf(c, q) : undefined;
+			// Of the window just before only (shareOf reads `current` and `previousEnd` as they were in it).
+			this.shareBefore = c && q && resetAt - c.endsAt < 2 * q.windowMs ? this.shareOf(c, q) : undefined;
 			this.previousEnd = c?.endsAt;
 			this.current = told;
 			this.toldLeft.clear();
@@ -204,8 +205,9 @@ export class ExactEnds {
 	}
 
 	/**
-	 * Our calls since the told end of the current window already reach the limit: the calls beyond wait for the
-	 * answers to those calls, which tell the new window's exact end. Without them, a new window's length unknown, the
+	 * Our calls since the told end of the current window already reach the limit, or our share when others spent that
+	 * window and it refused one of ours (`q`: shareOf): the calls beyond wait for the answers to those calls, which tell
+	 * the new window's exact end and what it has left. Without them, a new window's length unknown, the
 	 * calls beyond went at the slow start's rate (S2's first window turn: 5 to 16 refused); with the length known, they
 	 * waited a window and its margin from the first call, foretold before any answer came (S3, instant answers: 30 ms
 	 * lost at each window, 1.039 × the quota-bound limit).
@@ -220,32 +222,38 @@ export class ExactEnds {
 	}
 
 	/**
-	 * In the window after a shared one was spent, our calls in it reach our share of that one and no count is told
-	 * yet for the last call of that share: the next call waits for it (answers within a window, `latencyMs`).
+	 * Within the window after a shared one was spent, our calls in it reach our share of that one and the count for
+	 * the last call of that share is not told yet: the next call waits for it.
 	 */
-	awaitsCount(latencyMs: number | undefined): boolean {
-		const ours = this.oursPastShare();
-		if (!ours || this.noneOut()) return false;
-		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return false;
+	awaitsCount(now: number, latencyMs: number | undefined): boolean {
+		const c = this.current;
+		const reached = this.shareReachedAt(latencyMs);
+		if (!c || now >= c.endsAt || reached === undefined || this.noneOut()) return false;
 		const told = this.lastToldAt();
-		return told === undefined || told < ours;
+		return told === undefined || told < reached;
 	}
 
-	/** When the last call of our share of the window before went, once our calls in the current window reach it (shareBefore). */
-	oursPastShare(): number | undefined {
+	/**
+	 * When the last call of our share of the window just before went, once our calls in the current window reach it
+	 * (shareBefore); only when the answers come back within a window (`latencyMs`), as spentUntilTold.
+	 */
+	shareReachedAt(latencyMs: number | undefined): number | undefined {
 		const [c, share, start] = [this.current, this.shareBefore, this.previousEnd];
 		if (!c || share === undefined || start === undefined) return undefined;
+		if (latencyMs === undefined || !(latencyMs < this.leastLength)) return undefined;
 		const ours = this.sends.times((at) => at >= start && at < c.endsAt);
 		return ours.length >= share ? ours[share - 1] : undefined;
 	}
 
 	/**
-	 * Our calls the window `c` let through, when others shared it and it was spent: our share of the key, which the
-	 * next window's first calls keep to until its answers tell what is left.
+	 * Our calls the window `c` let through, when others spent it and it refused one of ours: our share of the key,
+	 * which the next window's first calls keep to until its answers tell what is left; one call when it let none of
+	 * ours through. Not for a window shorter than half the told one (an end read twice a little apart, on a server's
+	 * clock not yet known: a lone client was held to one call).
 	 */
 	private shareOf(c: ToldEnd, q: ToldQuota): number | undefined {
-		const refused = this.sends.lastRefused;
-		if (refused < this.startOf(c.endsAt, q.windowMs, q.span) || refused >= c.endsAt) return undefined;
+		const start = this.startOf(c.endsAt, q.windowMs, q.span);
+		if (c.endsAt - start < q.windowMs / 2 || !this.sends.refusedWithin(start, c.endsAt)) return undefined;
 		if (this.alone(q) || this.left(c) > 0) return undefined;
 		return Math.max(1, this.ours(c.endsAt, q.windowMs, q.span));
 	}

@@ -65,7 +65,7 @@ export class Lane {
 		this.flight.end(ticket, now, outcome === 'answered');
 		this.silent.ended(sentAt, now, outcome === 'failed' ? undefined : outcome === 'answered');
 		if (outcome === 'refused') {
-			this.window.onRefused(ticket);
+			this.window.onRefused(ticket, sentAt);
 			if (this.hold.onRefusedCall(sentAt)) this.rate.onRefused(sentAt, now);
 		}
 		if (!window) return;

@@ -14,23 +14,29 @@ const MAX_SENDS_KEPT = 1_024;
 export class OwnSends {
 	/** [ticket, time sent], oldest first. */
 	private readonly sends: Array<[number, number]> = [];
-	/** When the latest of our calls refused (and kept until then) went. */
-	lastRefused = -Infinity;
+	/** When our refused calls went, oldest first: as many and as long as our calls are kept. */
+	private readonly refused: number[] = [];
 
 	/** Our call `ticket` went at `at`; calls sent before `keepFrom` are forgotten. */
 	add(ticket: number, at: number, keepFrom: number): void {
 		this.sends.push([ticket, at]);
 		while (this.sends.length > MAX_SENDS_KEPT || (this.sends.length > 0 && this.sends[0][1] < keepFrom)) this.sends.shift();
+		while (this.refused.length > MAX_SENDS_KEPT || (this.refused.length > 0 && this.refused[0] < keepFrom)) this.refused.shift();
 	}
 
-	/** Our call `ticket` was refused (the server did not count it): forgotten. Returns when it was sent, if it was kept. */
-	remove(ticket: number): number | undefined {
+	/** Our call `ticket`, sent at `sentAt`, was refused (the server did not count it): forgotten. Returns when it was sent, if it was kept. */
+	remove(ticket: number, sentAt?: number): number | undefined {
 		const i = this.sends.findIndex(([t]) => t === ticket);
-		if (i < 0) return undefined;
-		const [, at] = this.sends[i];
-		this.sends.splice(i, 1);
-		this.lastRefused = Math.max(this.lastRefused, at);
+		const at = i < 0 ? undefined : this.sends[i][1];
+		if (i >= 0) this.sends.splice(i, 1);
+		const when = sentAt ?? at;
+		if (when !== undefined) this.refused.splice(this.refused.filter((r) => r <= when).length, 0, when);
 		return at;
+	}
+
+	/** One of our calls sent in [from, until) was refused. */
+	refusedWithin(from: number, until: number): boolean {
+		return this.refused.some((at) => at >= from && at < until);
 	}
 
 	/** When our call `ticket` was sent, while it is kept. */

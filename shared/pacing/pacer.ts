@@ -174,7 +174,8 @@ export class Pacer {
 				lane.pauseEnded(paused);
 				continue;
 			}
-			// The window is spent and the answers on their way tell its exact end: waited for, not foretold.
+			// The window is spent (or our share of it went) and the answers on their way tell its exact end and what is
+			// left: waited for, not foretold.
 			if (lane.flight.count > 0 && lane.window.spentUntilTold(now, lane.flight.latencyMs)) {
 				await new Promise<void>((resolve) => this.waiters.push(resolve));
 				continue;

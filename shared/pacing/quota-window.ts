@@ -119,10 +119,10 @@ export class QuotaWindow {
 		if (remaining !== undefined && q !== undefined && !this.exact && sentAt !== undefined) this.rounded.learnCount(remaining, ticket, sentAt, q.windowMs, q.span);
 	}
 
-	/** A refused call was not counted by the server. */
-	onRefused(ticket: number): void {
-		const sentAt = this.sends.remove(ticket);
-		if (sentAt !== undefined) this.burst.onRefused(sentAt, this.limit);
+	/** A refused call (sent at `sentAt`) was not counted by the server. */
+	onRefused(ticket: number, sentAt?: number): void {
+		const kept = this.sends.remove(ticket, sentAt);
+		if (kept !== undefined) this.burst.onRefused(kept, this.limit);
 	}
 
 	/** What the answer to our call `ticket` said; `answeredAt`, when it came (a length is learned from ends told to the second only with it). */
@@ -252,7 +252,7 @@ export class QuotaWindow {
 		return q !== undefined && this.ends.alone(q);
 	}
 
-	/** Our calls since the current window's exact end already reach the limit: the calls beyond wait for their answers (exact-ends.ts's spentUntilTold). */
+	/** Our calls since the current window's exact end reach the limit, or our share of it (shared): the next waits for their answers (exact-ends.ts). */
 	spentUntilTold(now: number, latencyMs: number | undefined): boolean {
 		return this.limit !== undefined && this.ends.spentUntilTold(now, this.limit, latencyMs, this.told);
 	}
@@ -273,12 +273,12 @@ export class QuotaWindow {
 			return rounded === undefined ? own : Math.max(rounded, own ?? -Infinity);
 		}
 		if (now < c.endsAt) {
-			if (this.ends.awaitsCount(latencyMs)) return c.endsAt;
+			if (this.ends.awaitsCount(now, latencyMs)) return c.endsAt;
 			if (this.ends.left(c, now) > 0) return undefined;
 			// Spent only as the others' pace foretells: one call goes when none of ours is out, and its answer tells (held,
 			// a window's last call was lost when the others had finished: 20 per 45 s, three processes, 1.091 × for 1.028 ×).
 			// Not past our share: each of three processes sent one there, two were refused (exact-ends.ts's shareOf).
-			return this.ends.left(c) > 0 && this.ends.noneOut() && this.ends.oursPastShare() === undefined ? undefined : c.endsAt;
+			return this.ends.left(c) > 0 && this.ends.noneOut() && this.ends.shareReachedAt(latencyMs) === undefined ? undefined : c.endsAt;
 		}
 		// A new window began at the told end: the limit is what it allows, less our calls since (others' show in its answers).
 		if (this.limit === undefined || this.windowMs === undefined) return undefined;

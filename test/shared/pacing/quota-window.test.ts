@@ -144,8 +144,8 @@ describe('QuotaWindow', () => {
 		// The first answer tells the new window: the calls still wait for the count of our fourth.
 		answer(6, 11_000, { remaining: 6, resetAt: 20_000 });
 		expect(q.holdUntil(11_000, 1_000)).toBe(20_000);
-		// It tells one left; the others' pace (6 - 1 - 3 of ours: 2 of theirs in 0.3 s) has spent it since: held, and no
-		// call goes to find out (each of three processes sent one there, and two were refused).
+		// It tells one left; the others' pace (from the counts 0.2 s apart, 4 - 1 - 2 of ours: 1 of theirs in 0.2 s) has
+		// spent it since: held, and no call goes to find out (each of three processes sent one there, two were refused).
 		[4, 2, 1].forEach((remaining, i) => answer(7 + i, 11_100 + i * 100, { remaining, resetAt: 20_000 }));
 		expect(q.holdUntil(11_300, 1_000)).toBe(20_000);
 
@@ -157,6 +157,26 @@ describe('QuotaWindow', () => {
 		expect(free.q.holdUntil(11_000, 1_000)).toBeUndefined();
 		[4, 2, 1].forEach((remaining, i) => free.answer(7 + i, 11_100 + i * 100, { remaining, resetAt: 20_000 }));
 		expect(free.q.holdUntil(11_300, 1_000)).toBeUndefined();
+	});
+
+	test('one end read twice, a little apart (a server clock not yet known), is no window of its own to take a share from', () => {
+		const flight = new InFlight();
+		const q = new QuotaWindow((ticket, since) => flight.before(ticket, since));
+		const call = (t: number, at: number) => (q.onSend(t, at), flight.start(t, at));
+		call(1, 0);
+		flight.end(1, 500, true);
+		q.learn({ limit: 4, windowMs: 10_000, remaining: 3, resetAt: 10_000 }, 1, 500);
+		// The same end read 60 ms later, once the clock is known better; a call in between is refused.
+		call(2, 9_000);
+		flight.end(2, 9_500, true);
+		q.learn({ limit: 4, windowMs: 10_000, remaining: 2, resetAt: 10_060 }, 2, 9_500);
+		call(3, 10_010);
+		flight.end(3, 10_010, false);
+		q.onRefused(3, 10_010);
+		q.learn({ limit: 4, windowMs: 10_000, remaining: 0, resetAt: 10_060 }, 3, 10_010);
+		// Not held to one call (the 60 ms "window" let none of ours through): the limit is the bound.
+		call(4, 10_070);
+		expect(q.spentUntilTold(10_080, 1_000)).toBe(false);
 	});
 
 	test('the calls of a burst are counted out of order: one sent earlier and still unanswered may be counted after the call told for', () => {
