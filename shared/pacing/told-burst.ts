@@ -24,8 +24,6 @@ export class ToldBurst {
 	private aloneSeen = false;
 	/** Our window: when our first call in it went, and our calls in it (not refused). */
 	private group?: { start: number; calls: number; span: number };
-	/** When our last refused call went (onRefused). */
-	private lastRefused = -Infinity;
 	/** Our calls before this went in a window that ended (startsAt): a count told since does not cover them. */
 	private countsFrom = -Infinity;
 
@@ -71,7 +69,7 @@ export class ToldBurst {
 	startsAt(start: number, span: number, limit: number | undefined): void {
 		this.countsFrom = start;
 		this.anchor(start, span);
-		if (this.lastRefused >= (this.group?.start ?? Infinity)) this.fill(limit);
+		if (this.group && this.sends.refusedWithin(this.group.start, Infinity)) this.fill(limit);
 	}
 
 	/** Once the window's length is known (`span`: with its margin), our windows begin with our calls of the last span (sent before it was). */
@@ -108,7 +106,6 @@ export class ToldBurst {
 	 * sent it again at once, into the same spent window (1 s windows, 1 s answers: 40 % answered 429).
 	 */
 	onRefused(sentAt: number, limit: number | undefined): void {
-		this.lastRefused = Math.max(this.lastRefused, sentAt);
 		if (sentAt >= (this.group?.start ?? Infinity)) this.fill(limit);
 	}
 
