@@ -44,7 +44,7 @@
  *   2. Poll cost: HTTP requests per steady-state poll of each trigger, and the
  *      JSON size of the n8n trigger's static data after 10,000 posts.
  *   3. Footprint: time to require the built Zapier app and the built n8n
- *      modules in fresh node processes (median of 5), and `npm pack` sizes.
+ *      modules in fresh node processes (median of LOAD_RUNS, 11), and `npm pack` sizes.
  *
  * Run with ts-node --prefer-ts-exts: n8n/nodes/PostWriter/PostWriter.node.json
  * (the codex file) sits next to PostWriter.node.ts, and Node's own resolution
