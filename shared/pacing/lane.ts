@@ -70,7 +70,7 @@ export class Lane {
 		}
 		if (!window) return;
 		const w = this.window;
-		w.learn(window, ticket, now);
+		w.learn(window, ticket, now, outcome === 'refused');
 		if (this.room.learn(window, w.sentAt(ticket), w.limit, w.windowMs ?? COMMON_WINDOW_MS)) this.rate.onRoom(now);
 		const span = w.burstSpan();
 		const first = span !== undefined && !this.rate.burstsOver(span);

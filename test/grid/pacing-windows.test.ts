@@ -28,9 +28,6 @@ const OPEN: Array<{ name: string; applies: (c: GridCase) => boolean; ratio: numb
 	// than half the window), and each process probes every window's start.
 	{ name: 'three processes, answers of 5 s on windows of 10 s, whole-second resets', applies: (c) => c.clients.processes > 1 && c.window?.windowMs === 10_000 && c.latencyMs === 5_000 && c.form.id === 'ratelimit-s', ratio: 1.02, share429: 0.25, failed: 0 },
 	{ name: 'three processes, answers of 5 s on windows of 10 s', applies: (c) => c.clients.processes > 1 && c.window?.windowMs === 10_000 && c.latencyMs === 5_000 && ['xrl-no-reset', 'ietf'].includes(c.form.id), ratio: 1.03, share429: 0.109, failed: 0 },
-	// Durations on windows of a minute: every process comes back at the end its refusal told to the millisecond, and
-	// the window's start is a three-way race: one refusal each, a window (10.1 %).
-	{ name: 'three processes, durations on windows of a minute', applies: (c) => c.clients.processes > 1 && c.window?.windowMs === 60_000 && c.form.id === 'duration', ratio: 1.01, share429: 0.102, failed: 0 },
 	// A `Retry-After` date from a server 3 s away, quick answers: each process probes the date's last second twice (26.6 %).
 	{ name: 'three processes, a Retry-After date from a server 3 s away, answers of 0.2 s', applies: (c) => c.clients.processes > 1 && c.window?.windowMs === 10_000 && c.latencyMs === 200 && c.form.id === 'retry-after-date' && !!c.serverClockMs, ratio: 1.02, share429: 0.27, failed: 0 },
 ];

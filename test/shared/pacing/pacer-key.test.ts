@@ -167,6 +167,8 @@ describe('a refusal', () => {
 
 	test('with exact window ends told, holds its lane for all of the delay', async () => {
 		const p = new Pacer({ sleep: async () => undefined, now: () => 0, random: () => 0 });
+		// Told by an answer to a counted call (a refusal's own exact end, answered at once, is not enough: quota-window.ts).
+		p.settle(await p.acquire('generatePost'), { limit: 10, remaining: 1, resetAt: 2_000, windowMs: 2_000 }, 'answered');
 		const slot = await p.acquire('generatePost');
 		p.settle(slot, { limit: 10, remaining: 0, resetAt: 2_000, windowMs: 2_000 }, 'refused');
 		expect(p.refused(2_000, 'generatePost')).toBe(2_000);

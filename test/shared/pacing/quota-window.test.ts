@@ -159,6 +159,57 @@ describe('QuotaWindow', () => {
 		expect(free.q.holdUntil(11_300, 1_000)).toBeUndefined();
 	});
 
+	test("a refused call's exact end, where the answers tell their ends roughly (a duration read from a slow answer), is one reading more of its window: the rough ones are still read after it", () => {
+		const rough = { limit: 10, windowMs: 10_000, resetExact: false, resetPrecisionMs: 1_000, resetSettled: true };
+		const q = new QuotaWindow();
+		// Written when our call reached the server, read as its 1 s answer came: the window ends in (10 s, 11 s].
+		q.onSend(1, 0);
+		q.learn({ ...rough, remaining: 9, resetAt: 11_000 }, 1, 1_000);
+		// A refusal answered at once tells the end to the millisecond.
+		q.onSend(2, 2_000);
+		q.onRefused(2, 2_000);
+		q.learn({ limit: 10, windowMs: 10_000, remaining: 0, resetAt: 10_000, resetExact: true }, 2, 2_000, true);
+		expect(q.exact).toBe(false);
+		expect(q.holdUntil(2_100)).toBe(10_000);
+		// The next window's count, told roughly, still holds, until the end of the window our call opened: taken for exact
+		// ends, it was dropped, and nothing held.
+		q.onSend(3, 10_000);
+		q.learn({ ...rough, remaining: 0, resetAt: 21_000 }, 3, 11_000);
+		expect(q.holdUntil(11_100)).toBe(20_110);
+		// An answer to a counted call that tells its end to the millisecond makes them exact.
+		q.onSend(4, 20_000);
+		q.learn({ limit: 10, windowMs: 10_000, remaining: 9, resetAt: 30_000, resetExact: true }, 4, 20_000);
+		expect(q.exact).toBe(true);
+	});
+
+	test("with ends told roughly, past our share of a shared window no call goes just to find out", () => {
+		// Three processes at 10 per 10 s, durations read from 1 s answers: ours were 4 of a window the others spent.
+		const run = (refused: boolean) => {
+			const flight = new InFlight();
+			const q = new QuotaWindow((ticket, since) => flight.before(ticket, since));
+			const send = (t: number, at: number) => (q.onSend(t, at), flight.start(t, at));
+			const answer = (t: number, at: number, remaining: number, endsAt: number) => {
+				flight.end(t, at, true);
+				q.learn({ limit: 10, windowMs: 10_000, remaining, resetAt: endsAt + 1_000, resetExact: false, resetPrecisionMs: 1_000, resetSettled: true }, t, at);
+			};
+			[8, 5, 2, 0].forEach((remaining, i) => send(i + 1, i * 1_000));
+			[8, 5, 2, 0].forEach((remaining, i) => answer(i + 1, (i + 1) * 1_000, remaining, 10_000));
+			if (refused) {
+				send(5, 4_000);
+				flight.end(5, 4_000, false);
+				q.onRefused(5, 4_000);
+				q.learn({ limit: 10, windowMs: 10_000, remaining: 0, resetAt: 10_000, resetExact: true }, 5, 4_000, true);
+			}
+			for (let t = 6; t <= 9; t++) send(t, 11_000 + (t - 6) * 100);
+			[6, 4, 2, 1].forEach((remaining, i) => answer(6 + i, 12_000 + i * 100, remaining, 20_000));
+			return q;
+		};
+		// Our four sent, the count for the last of them tells one left, and the others' pace has spent it: held.
+		expect(run(true).holdUntil(12_400, 1_000)).toBe(20_000);
+		// No refusal of ours in the window before: one call goes, and its answer tells.
+		expect(run(false).holdUntil(12_400, 1_000)).toBeUndefined();
+	});
+
 	test('one end read twice, a little apart (a server clock not yet known), is no window of its own to take a share from', () => {
 		const flight = new InFlight();
 		const q = new QuotaWindow((ticket, since) => flight.before(ticket, since));
