@@ -116,7 +116,7 @@ export class QuotaWindow {
 	/** A count told without an end, for our call `ticket`: spent as rounded-ends.ts's learnCount says, once the window's length is known. */
 	private learnCount(remaining: number | undefined, ticket: number): void {
 		const [sentAt, q] = [this.sentAt(ticket), this.told];
-		if (remaining !== undefined && q !== undefined && !this.exact && sentAt !== undefined) this.rounded.learnCount(remaining, ticket, sentAt, q.windowMs, q.span);
+		if (remaining !== undefined && q !== undefined && !this.exact && sentAt !== undefined) this.rounded.learnCount(remaining, ticket, sentAt, q);
 	}
 
 	/** A refused call (sent at `sentAt`) was not counted by the server. */

@@ -66,11 +66,30 @@ test('counts without an end (X-RateLimit-* without a reset): after a refusal tol
 	const { ends } = withCalls(100, 10_100, 10_300, 19_500);
 	ends.refusedUntil(9_500);
 	// A count for the call at 0.1 s is the refusing window's own: it tells nothing of the next.
-	ends.learnCount(3, 1, 100, WINDOW_MS, 10_110);
+	ends.learnCount(3, 1, 100, { limit: 25, windowMs: WINDOW_MS, span: 10_110 });
 	expect(ends.holdUntil(10_400, undefined)).toBeUndefined();
 	// 0 left for the call at 10.3 s: the window that began between 9.5 s and 10.1 s is spent until 19.5 s at the earliest.
-	ends.learnCount(0, 3, 10_300, WINDOW_MS, 10_110);
+	ends.learnCount(0, 3, 10_300, { limit: 25, windowMs: WINDOW_MS, span: 10_110 });
 	expect(ends.holdUntil(10_400, undefined)).toBe(19_500);
 	// …or until our oldest call's window ends (it opened it), when that lies between 19.5 s and 20.21 s.
 	expect(ends.holdUntil(10_400, 20_110)).toBe(20_110);
+});
+
+test('counts without an end: past our share of a shared window (the calls it let through, where it refused one of ours), no call goes just to find out', () => {
+	const q = { limit: 10, windowMs: WINDOW_MS, span: 10_110 };
+	// A refusal told the window before ends after 9.5 s. Ours in the next: four counted, while the others spent it;
+	// our fifth, at 14 s, refused, and its delay told the window ends after 19.5 s.
+	const { ends, sends } = withCalls(10_100, 11_000, 12_000, 13_000);
+	ends.refusedUntil(9_500);
+	[8, 5, 2, 0].forEach((remaining, i) => ends.learnCount(remaining, i + 1, [10_100, 11_000, 12_000, 13_000][i], q));
+	sends.add(5, 14_000, -Infinity);
+	sends.remove(5, 14_000);
+	ends.refusedUntil(19_500);
+	// In the window after, our four, told 6, 4, 2 and 1 left: the others sent 2 in 0.3 s, and have spent the last since.
+	[20_300, 20_400, 20_500, 20_600].forEach((at, i) => sends.add(6 + i, at, -Infinity));
+	[6, 4, 2, 1].forEach((remaining, i) => ends.learnCount(remaining, 6 + i, 20_300 + i * 100, q));
+	// Our share reached: held until the earliest the window can end (with answers of 1 s, within a window).
+	expect(ends.holdUntil(21_700, undefined, 1_000)).toBe(29_500);
+	// Answers slower than a window tell too late for a share: one call goes, and its answer tells.
+	expect(ends.holdUntil(21_700, undefined, 20_000)).toBeUndefined();
 });
