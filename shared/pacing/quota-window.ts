@@ -142,13 +142,15 @@ export class QuotaWindow {
 		}
 		// A refusal's exact end, before any answer to a counted call told one: answered at once, its end is exact where
 		// the others' (a duration read from a slow answer) are rough, and made exact, they were no longer read: each of
-		// three processes probed every window of a minute, 10.1 % answered 429 (7.7 % as one reading more of the window).
+		// three processes probed every window of a minute, 10.1 % answered 429 (6.6-9.8 % as one reading more of the
+		// window, as precise as two readings of one end, or the server clock's spread).
 		const rough = w.resetExact === false || (refused && !this.exact);
 		if (rough) {
 			if (this.exact) return;
 			const sentAt = this.sentAt(ticket);
-			const precision = w.resetExact === false ? (w.resetPrecisionMs ?? DELAY_PRECISION_MS) : SAME_WINDOW_MS;
-			if (!this.stated && w.resetSettled === true && answeredAt !== undefined && sentAt !== undefined) this.learnLength(w.resetAt, precision, sentAt, answeredAt);
+			const precision = w.resetExact === false ? (w.resetPrecisionMs ?? DELAY_PRECISION_MS) : Math.max(SAME_WINDOW_MS, w.resetPrecisionMs ?? 0);
+			// A refusal's length is the lane's to learn (onRefusalEnd): its call was not counted.
+			if (!this.stated && !refused && w.resetSettled === true && answeredAt !== undefined && sentAt !== undefined) this.learnLength(w.resetAt, precision, sentAt, answeredAt);
 			if (w.remaining === undefined || this.windowMs === undefined) return;
 			this.rounded.learn(w.resetAt, precision, w.remaining, ticket, this.windowMs, this.told);
 			return;

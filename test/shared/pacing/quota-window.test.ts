@@ -124,7 +124,7 @@ describe('QuotaWindow', () => {
 			const answer = (t: number, at: number, told: { remaining: number; resetAt: number }, outcome: 'answered' | 'refused' = 'answered') => {
 				flight.end(t, at, outcome === 'answered');
 				if (outcome === 'refused') q.onRefused(t);
-				q.learn({ limit: 10, windowMs: 10_000, ...told }, t, at);
+				q.learn({ limit: 10, windowMs: 10_000, ...told }, t, at, outcome === 'refused');
 			};
 			[8, 5, 2, 0].forEach((remaining, i) => send(i + 1, i * 1_000));
 			[8, 5, 2, 0].forEach((remaining, i) => answer(i + 1, (i + 1) * 1_000, { remaining, resetAt: 10_000 }));
@@ -224,7 +224,7 @@ describe('QuotaWindow', () => {
 		call(3, 10_010);
 		flight.end(3, 10_010, false);
 		q.onRefused(3, 10_010);
-		q.learn({ limit: 4, windowMs: 10_000, remaining: 0, resetAt: 10_060 }, 3, 10_010);
+		q.learn({ limit: 4, windowMs: 10_000, remaining: 0, resetAt: 10_060 }, 3, 10_010, true);
 		// Not held to one call (the 60 ms "window" let none of ours through): the limit is the bound.
 		call(4, 10_070);
 		expect(q.spentUntilTold(10_080, 1_000)).toBe(false);
