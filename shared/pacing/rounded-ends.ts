@@ -65,8 +65,8 @@ export class RoundedEnds {
 
 	/**
 	 * A count told without an end (`X-RateLimit-*` without a reset) for our call `ticket` sent at `sentAt`, for the told
-	 * quota `q` (windows of `windowMs`; `span`: with its margin). After a refusal told its window's end to the second, the next window
-	 * began after that end and by our first call since at the latest: it ends a window later, and the
+	 * quota `q` (windows of `windowMs`; `span`: with its margin). After a refusal told its window's end to the second,
+	 * the next window began after that end and by our first call since at the latest: it ends a window later, and the
 	 * count is spent as one told with that end. Sent on instead, each of three processes was refused at every window's
 	 * end (25 per 10 s: 10.8 % of requests answered 429).
 	 */
